@@ -1,0 +1,124 @@
+// Environment -> typed configuration. Secrets (API key, access token, callback secret) live only here and
+// in the clients built from it: never in workflow input, history, logs or error messages.
+import { z } from 'zod';
+
+const nonEmpty = z.string().trim().min(1);
+const httpUrl = z
+  .string()
+  .trim()
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+  .transform((u) => u.replace(/\/+$/, ''));
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const temporalConfigSchema = z.object({
+  TEMPORAL_ADDRESS: nonEmpty.default('localhost:7233'),
+  TEMPORAL_NAMESPACE: nonEmpty.default('default'),
+  TEMPORAL_TASK_QUEUE: nonEmpty.default('video-generation'),
+});
+
+export const servicesConfigSchema = z.object({
+  VIDEO_API_BASE_URL: httpUrl,
+  VIDEO_API_KEY: nonEmpty,
+  REVIEW_API_BASE_URL: httpUrl,
+  REVIEW_ACCESS_TOKEN: nonEmpty,
+  VIDEO_CANCEL_METHOD: z.enum(['POST', 'DELETE', 'PUT', 'PATCH', 'GET']).default('POST'),
+  VIDEO_CANCEL_PATH: z
+    .string()
+    .default('/v1/task/cancel/{id}')
+    .refine((p) => p.startsWith('/') && p.includes('{id}'), 'must start with / and contain {id}'),
+  HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+});
+
+export const callbackConfigSchema = z
+  .object({
+    CALLBACK_PUBLIC_URL: httpUrl.optional(),
+    CALLBACK_SECRET: z.string().optional(),
+    CALLBACK_HOST: nonEmpty.default('127.0.0.1'),
+    CALLBACK_PORT: port.default(8787),
+  })
+  .superRefine((c, ctx) => {
+    if (c.CALLBACK_PUBLIC_URL && (!c.CALLBACK_SECRET || c.CALLBACK_SECRET.length < 16)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CALLBACK_SECRET'],
+        message: 'is required (at least 16 characters) when CALLBACK_PUBLIC_URL is set',
+      });
+    }
+  });
+
+export type TemporalConfig = {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+};
+
+export type VideoServiceConfig = {
+  baseUrl: string;
+  apiKey: string;
+  cancelMethod: 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'GET';
+  cancelPath: string;
+  timeoutMs: number;
+};
+
+export type ReviewServiceConfig = {
+  baseUrl: string;
+  accessToken: string;
+  timeoutMs: number;
+};
+
+export type CallbackConfig = {
+  /** Public base address of the receiver; undefined = polling only. */
+  publicUrl: string | undefined;
+  secret: string | undefined;
+  host: string;
+  port: number;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Drops empty strings so that `FOO=` in a shell means "unset" and takes the default. */
+function present(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+function parse<T extends z.ZodType>(schema: T, env: Env): z.infer<T> {
+  const r = schema.safeParse(present(env));
+  if (!r.success) {
+    // Name the variable and the rule, never the value (it may be a secret).
+    const lines = r.error.issues.map((i) => `${i.path.join('.') || '(env)'} ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  return r.data;
+}
+
+export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
+  const c = parse(temporalConfigSchema, env);
+  return { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE };
+}
+
+export function loadServicesConfig(env: Env = process.env): { video: VideoServiceConfig; review: ReviewServiceConfig } {
+  const c = parse(servicesConfigSchema, env);
+  if (c.VIDEO_API_BASE_URL === c.REVIEW_API_BASE_URL) {
+    throw new ConfigError('invalid configuration: VIDEO_API_BASE_URL and REVIEW_API_BASE_URL must differ (the spec never mixes the two services)');
+  }
+  return {
+    video: {
+      baseUrl: c.VIDEO_API_BASE_URL,
+      apiKey: c.VIDEO_API_KEY,
+      cancelMethod: c.VIDEO_CANCEL_METHOD,
+      cancelPath: c.VIDEO_CANCEL_PATH,
+      timeoutMs: c.HTTP_TIMEOUT_MS,
+    },
+    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS },
+  };
+}
+
+export function loadCallbackConfig(env: Env = process.env): CallbackConfig {
+  const c = parse(callbackConfigSchema, env);
+  return { publicUrl: c.CALLBACK_PUBLIC_URL, secret: c.CALLBACK_SECRET, host: c.CALLBACK_HOST, port: c.CALLBACK_PORT };
+}

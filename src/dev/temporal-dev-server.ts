@@ -1,0 +1,52 @@
+// Starts the Temporal CLI dev server (embedded Web UI) on free ports through @temporalio/testing, with
+// our search attributes registered. Used by the demo, the tests and the benchmarks; never by production.
+import { createServer } from 'node:net';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { locateTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { allSearchAttributes } from '../workflows/search-attributes.js';
+
+export interface DevServer {
+  env: TestWorkflowEnvironment;
+  address: string;
+  uiUrl: string | undefined;
+  namespace: string;
+  cliVersion: string;
+  teardown(): Promise<void>;
+}
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startDevServer(opts: { ui?: boolean; dbFilename?: string; port?: number } = {}): Promise<DevServer> {
+  const cli = locateTemporalCli();
+  const uiPort = opts.ui ? await freePort() : undefined;
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(cli.path ? { executable: { type: 'existing-path' as const, path: cli.path } } : {}),
+      ip: '127.0.0.1',
+      ...(opts.port ? { port: opts.port } : {}),
+      ...(uiPort ? { ui: true, uiPort } : { ui: false }),
+      ...(opts.dbFilename ? { dbFilename: opts.dbFilename } : {}),
+      searchAttributes: allSearchAttributes,
+      // Keep the dev server quiet but fast: short workflow/activity dispatch latency.
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  return {
+    env,
+    address: env.address,
+    uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined,
+    namespace: env.namespace ?? 'default',
+    cliVersion: cli.version ?? 'downloaded by the SDK',
+    teardown: () => env.teardown(),
+  };
+}

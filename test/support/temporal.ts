@@ -1,0 +1,63 @@
+// Helpers every workflow test uses: a client to the run's dev server, a real worker on a unique task
+// queue, and replay of the histories the test produced.
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { inject } from 'vitest';
+
+let clientPromise: Promise<Client> | undefined;
+
+export function temporalAddress(): string {
+  return inject('temporalAddress');
+}
+
+export function testClient(): Promise<Client> {
+  clientPromise ??= Connection.connect({ address: temporalAddress() }).then(
+    (connection) => new Client({ connection, namespace: inject('temporalNamespace') }),
+  );
+  return clientPromise;
+}
+
+export function uniqueTaskQueue(prefix = 'test'): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a real worker against the dev server; `stop()` shuts it down and waits for it. */
+export async function startWorker(
+  options: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue'> & { taskQueue?: string },
+): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: temporalAddress() });
+  const taskQueue = options.taskQueue ?? uniqueTaskQueue();
+  const worker = await Worker.create({ ...options, connection, namespace: inject('temporalNamespace'), taskQueue });
+  const running = worker.run();
+  return {
+    worker,
+    taskQueue,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+/** Fetches each workflow's history from the server and replays it against the current workflow code. */
+export async function replayHistories(
+  handles: Array<WorkflowHandle | { workflowId: string }>,
+  workflowsPath: string,
+): Promise<number> {
+  const client = await testClient();
+  let replayed = 0;
+  for (const h of handles) {
+    const history = await client.workflow.getHandle(h.workflowId).fetchHistory();
+    await Worker.runReplayHistory({ workflowsPath }, history, h.workflowId);
+    replayed++;
+  }
+  return replayed;
+}
