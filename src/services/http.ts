@@ -1,0 +1,159 @@
+// One undici connection pool per service. Every call: a single deadline that covers connecting, the
+// headers and the whole body; the body is always read to the end or destroyed; every failure becomes a
+// ServiceError that says whether the request may have taken effect. Secrets are the caller's headers
+// only: nothing here puts a header value into an error.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool } from 'undici';
+import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
+import { ServiceError, type ServiceName } from './errors.js';
+import { redact } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ServiceHttpOptions {
+  service: ServiceName;
+  /** Origin plus an optional path prefix, e.g. `https://gw.example.com/proxy`. */
+  baseUrl: string;
+  /** Deadline of one call, from sending to the end of the response body. */
+  timeoutMs: number;
+  /** Values to blank out of anything read from the service (the key or token of this client). */
+  secrets: readonly string[];
+  /** Most sockets kept open to the service. */
+  connections?: number;
+}
+
+export interface HttpRequest {
+  operation: string;
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/`, path parameters already encoded. */
+  path: string;
+  headers: Record<string, string>;
+  /** Sent as JSON when present. */
+  body?: unknown;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON; undefined for an empty body. */
+  body: unknown;
+}
+
+// A successful body larger than this is not a response of these APIs; an error body is only excerpted.
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const EXCERPT_CHARS = 2000;
+
+class DeadlineExceeded extends Error {}
+
+type BodyStream = AsyncIterable<Buffer> & { destroy(err?: Error): unknown };
+
+/** Reads the body to its end, or destroys it (closing the socket) once it passes `limit` bytes. */
+async function readBody(body: BodyStream, limit: number): Promise<{ text: string; complete: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString('utf8'), complete: false };
+    }
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), complete: true };
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> } | undefined;
+  const code = e?.code ?? e?.cause?.code ?? e?.errors?.[0]?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export class ServiceHttp {
+  readonly service: ServiceName;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly timeoutMs: number;
+  private readonly secrets: readonly string[];
+
+  constructor(options: ServiceHttpOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${options.service} baseUrl must be an http(s) URL`);
+    if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new TypeError(`${options.service} timeoutMs must be a positive number`);
+    this.service = options.service;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs;
+    this.secrets = options.secrets;
+    // undici's own timers are a backstop; the per-call deadline below normally fires first.
+    this.pool = new Pool(url.origin, {
+      connections: options.connections ?? 32,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+      headersTimeout: options.timeoutMs + 1_000,
+      bodyTimeout: options.timeoutMs + 1_000,
+    });
+  }
+
+  /** Resolves for a 2xx with a JSON (or empty) body; throws ServiceError for everything else. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const ctx: CallContext = { service: this.service, operation: req.operation };
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), this.timeoutMs);
+    try {
+      const hasBody = req.body !== undefined;
+      const res = await this.pool.request({
+        method: req.method,
+        path: this.basePath + req.path,
+        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...req.headers },
+        body: hasBody ? JSON.stringify(req.body) : null,
+        signal: controller.signal,
+      });
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      if (!ok) {
+        // The status decides; an unreadable error body must not hide it.
+        const read = await readBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
+        const body = this.excerpt(read?.text);
+        throw httpStatusError(ctx, res.statusCode, body, parseRetryAfter(res.headers['retry-after']));
+      }
+      const read = await readBody(res.body, MAX_BODY_BYTES);
+      const text = redact(read.text, this.secrets);
+      const parsed = read.complete ? parseJson(text) : { ok: false as const };
+      if (!parsed.ok) {
+        const problem = read.complete ? 'a body that is not JSON' : `a body larger than ${MAX_BODY_BYTES} bytes`;
+        throw malformedResponseError(ctx, res.statusCode, this.excerpt(read.text), problem);
+      }
+      return { status: res.statusCode, headers: res.headers, body: parsed.value };
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      if (controller.signal.aborted) throw timeoutError(ctx, this.timeoutMs, false, err);
+      const code = errorCode(err);
+      if (code === 'UND_ERR_CONNECT_TIMEOUT') throw timeoutError(ctx, this.timeoutMs, true, err);
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw timeoutError(ctx, this.timeoutMs, false, err);
+      throw networkError(ctx, code, err);
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  /** Parsed JSON when the text is JSON, else a truncated excerpt; known secrets blanked out either way. */
+  private excerpt(text: string | undefined): unknown {
+    if (text === undefined) return undefined;
+    const clean = redact(text, this.secrets);
+    const parsed = parseJson(clean);
+    if (parsed.ok && parsed.value !== undefined) return parsed.value;
+    return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean || undefined;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
