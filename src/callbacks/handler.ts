@@ -1,0 +1,106 @@
+// The callback receiver as a plain request handler: mount it in a node:http server, an Express app
+// (`app.post('/callbacks/*', handler)`) or Fastify (`reply.hijack(); handler(req.raw, reply.raw)`).
+// POST {base}/callbacks/{review|video}/{workflowId}?sig=... -> signal `reviewCallback` / `videoCallback`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
+import { callbackSignalFrom } from './payload.js';
+import { verifyCallbackSignature, type CallbackKind } from './signing.js';
+
+export interface CallbackHandlerOptions {
+  client: Client;
+  secret: string;
+  /** Bodies above this are refused with 413 (default 64 KiB): memory stays flat whatever is sent. */
+  maxBodyBytes?: number;
+  /** Called once per request with the outcome; never receives the signature or the body. */
+  onOutcome?: (o: { kind?: CallbackKind; workflowId?: string; status: number; outcome: string }) => void;
+}
+
+const PATH = /^(?:.*)\/callbacks\/(review|video)\/([^/?#]+)$/;
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new HttpError(413, 'body too large'));
+      req.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new HttpError(413, 'body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', (err) => reject(new HttpError(400, err.message)));
+  });
+}
+
+function answer(res: ServerResponse, status: number, body: Record<string, unknown>) {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+export function createCallbackHandler(options: CallbackHandlerOptions) {
+  const limit = options.maxBodyBytes ?? 64 * 1024;
+  return async function handleCallback(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let kind: CallbackKind | undefined;
+    let workflowId: string | undefined;
+    const done = (status: number, outcome: string) => {
+      answer(res, status, { status: outcome });
+      options.onOutcome?.({ ...(kind ? { kind } : {}), ...(workflowId ? { workflowId } : {}), status, outcome });
+    };
+    try {
+      const url = new URL(req.url ?? '/', 'http://receiver.invalid');
+      const match = PATH.exec(url.pathname);
+      if (!match) return done(404, 'not found');
+      kind = match[1] as CallbackKind;
+      try {
+        workflowId = decodeURIComponent(match[2]!);
+      } catch {
+        return done(400, 'bad workflow id');
+      }
+      if (req.method !== 'POST') return done(405, 'method not allowed');
+      const sig = url.searchParams.get('sig') ?? '';
+      if (!verifyCallbackSignature(options.secret, kind, workflowId, sig)) {
+        req.resume();
+        return done(401, 'bad signature');
+      }
+      const body = await readBody(req, limit);
+      let payload: unknown;
+      try {
+        payload = JSON.parse(body.toString('utf8'));
+      } catch {
+        return done(400, 'body is not JSON');
+      }
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return done(400, 'body is not a JSON object');
+      const signal = kind === 'review' ? reviewCallbackSignal : videoCallbackSignal;
+      try {
+        await options.client.workflow.getHandle(workflowId).signal(signal, callbackSignalFrom(kind, payload));
+      } catch (err) {
+        // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
+        if (err instanceof WorkflowNotFoundError) return done(202, 'ignored');
+        return done(503, 'temporarily unavailable');
+      }
+      return done(202, 'accepted');
+    } catch (err) {
+      if (err instanceof HttpError) return done(err.status, err.message);
+      return done(500, 'internal error');
+    }
+  };
+}

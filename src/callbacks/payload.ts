@@ -1,0 +1,23 @@
+// Reads what little the workflow needs from a callback body. Payloads are not specified (spec: not
+// shown) and not signed by the sender, so only a task id and a status are taken, leniently, and bounded.
+import type { CallbackSignal } from '../workflows/definitions.js';
+
+const SAFE = /^[\w.:@\-/]{1,200}$/;
+
+function pick(obj: unknown, keys: string[]): string | undefined {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return undefined;
+  for (const k of keys) {
+    const v = (obj as Record<string, unknown>)[k];
+    if ((typeof v === 'string' || typeof v === 'number') && SAFE.test(String(v))) return String(v);
+  }
+  return undefined;
+}
+
+export function callbackSignalFrom(kind: 'review' | 'video', payload: unknown): CallbackSignal {
+  const idKeys = kind === 'review' ? ['task_id', 'taskId', 'id'] : ['id', 'task_id', 'taskId'];
+  const statusKeys = ['status', 'task_status', 'state'];
+  const data = payload && typeof payload === 'object' ? (payload as Record<string, unknown>).data : undefined;
+  const taskId = pick(payload, idKeys) ?? pick(data, idKeys);
+  const status = (pick(payload, statusKeys) ?? pick(data, statusKeys))?.toLowerCase();
+  return { ...(taskId ? { taskId } : {}), ...(status ? { status } : {}) };
+}

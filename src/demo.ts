@@ -1,0 +1,115 @@
+// `npm run demo`: the main job on embedded defaults. Starts a Temporal dev server (with its Web UI), the
+// sandbox of both services, the callback receiver and a worker; runs one ReviewThenGenerate job (one
+// image to review and a prompt) while printing its progress; then stops everything it started.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from './activities/index.js';
+import { startCallbackServer } from './callbacks/server.js';
+import { startDevServer } from './dev/temporal-dev-server.js';
+import { startSandbox } from './sandbox/index.js';
+import { ReviewClient } from './services/review/client.js';
+import { VideoClient } from './services/video/client.js';
+import { progressQuery, type Progress } from './workflows/definitions.js';
+import type { ReviewThenGenerateInput } from './workflows/input.js';
+import type { ReviewThenGenerate } from './workflows/review-then-generate.js';
+import { ReviewStage } from './workflows/search-attributes.js';
+import { workflowsPath } from './workflows-path.js';
+
+const line = (p: Progress) =>
+  [
+    `stage=${p.stage}`,
+    ...p.review.tasks.map((t) => `review ${t.taskId || '-'}: ${t.status}${t.totalCount !== undefined ? ` ${t.doneCount ?? 0}/${t.totalCount}` : ''}`),
+    p.taskId ? `video ${p.taskId}: ${p.state ?? 'created'}` : undefined,
+    `calls: review queries ${p.queries.review}, video queries ${p.queries.video}; callbacks ${p.callbacks.review + p.callbacks.video}`,
+  ]
+    .filter(Boolean)
+    .join(' | ');
+
+async function main() {
+  const started = Date.now();
+  const server = await startDevServer({ ui: true });
+  console.log(`Temporal dev server ${server.cliVersion} at ${server.address}`);
+  console.log(`Temporal Web UI: ${server.uiUrl}`);
+  const sandbox = await startSandbox({ reviewDurationMs: 1_500, videoDurationMs: 3_000 });
+  console.log(`sandbox: video service ${sandbox.videoBaseUrl}, review service ${sandbox.reviewBaseUrl}`);
+  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
+  const secret = randomBytes(32).toString('base64url');
+  const receiver = await startCallbackServer({ client, secret, port: 0 });
+  console.log(`callback receiver: ${receiver.url}`);
+
+  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000 });
+  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000 });
+  const taskQueue = 'video-generation';
+  const worker = await Worker.create({
+    connection: server.env.nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    workflowsPath,
+    activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
+  });
+  const running = worker.run();
+  try {
+    const input: ReviewThenGenerateInput = {
+      task: {
+        model: 'video-model-1',
+        content: [
+          { type: 'text', text: 'A golden retriever runs along the beach at sunset, slow motion' },
+          { type: 'image_url', image_url: { url: 'https://cdn.example.com/demo/dog.jpg' }, role: 'reference_image' },
+        ],
+        ratio: '16:9',
+        duration: 5,
+        resolution: '720p',
+      },
+      review: {},
+      callbacks: true,
+      timing: { reviewMinQueryIntervalMs: 1_000, videoPollIntervalMs: 2_000, callbackFallbackPollMs: 10_000 },
+    };
+    const workflowId = `demo-${randomUUID()}`;
+    const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', {
+      taskQueue,
+      workflowId,
+      args: [input],
+      typedSearchAttributes: [{ key: ReviewStage, value: 'queued' }],
+      staticSummary: 'Demo: review one image, then generate a 5 s video',
+    });
+    console.log(`started ReviewThenGenerate ${workflowId}: ${server.uiUrl}/namespaces/${server.namespace}/workflows/${workflowId}`);
+    let last = '';
+    const ticker = setInterval(() => {
+      handle
+        .query(progressQuery)
+        .then((p) => {
+          const text = line(p);
+          if (text !== last) console.log(`  ${text}`);
+          last = text;
+        })
+        .catch(() => undefined);
+    }, 300);
+    try {
+      const result = await handle.result();
+      console.log(`  ${line(await handle.query(progressQuery))}`);
+      console.log(`done: task ${result.taskId} ${result.state}, video ${result.videoUrl}`);
+      console.log(`approved assets: ${result.assets.map((a) => `${a.sourceUrl} -> ${a.assetUrl}`).join(', ')}`);
+      const calls = sandbox.requests().reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.operation]: (acc[r.operation] ?? 0) + 1 }), {});
+      console.log(`API calls made: ${JSON.stringify(calls)}`);
+    } finally {
+      clearInterval(ticker);
+    }
+  } finally {
+    worker.shutdown();
+    await running;
+    await receiver.close();
+    await Promise.allSettled([video.close(), review.close()]);
+    await sandbox.close();
+    await server.teardown();
+    console.log(`stopped everything in ${((Date.now() - started) / 1000).toFixed(1)} s total`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,33 @@
+// Connections to Temporal from our processes (worker, callback receiver, CLI, client helpers).
+// TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE come from our config (with the design's defaults); API key, TLS
+// and profiles are honoured through @temporalio/envconfig (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE).
+import { Connection } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { NativeConnection } from '@temporalio/worker';
+import type { TemporalConfig } from './config.js';
+
+function envconfigOptions(temporal: TemporalConfig) {
+  let base: Record<string, unknown> = {};
+  try {
+    base = { ...loadClientConnectConfig().connectionOptions };
+  } catch {
+    // No profile file or an unreadable one: plain address from our config.
+  }
+  // An explicit TEMPORAL_ADDRESS (or our default when no profile names one) wins.
+  const address = process.env.TEMPORAL_ADDRESS || (base.address as string | undefined) || temporal.address;
+  return { ...base, address };
+}
+
+/** A one-line reason, for "cannot reach the server" exits. */
+export function unreachableMessage(temporal: TemporalConfig, err: unknown): string {
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return `cannot reach the Temporal server at ${temporal.address} (namespace ${temporal.namespace}): ${why}`;
+}
+
+export async function connectToTemporal(temporal: TemporalConfig): Promise<Connection> {
+  return Connection.connect({ ...envconfigOptions(temporal), connectTimeout: '10s' });
+}
+
+export async function connectWorkerToTemporal(temporal: TemporalConfig): Promise<NativeConnection> {
+  return NativeConnection.connect(envconfigOptions(temporal));
+}

@@ -1,0 +1,51 @@
+// `npm run worker`: connects to Temporal, registers our workflows and activities on the task queue, and
+// shuts down cleanly on SIGINT/SIGTERM. Exits non-zero with one line when the server cannot be reached.
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from './activities/index.js';
+import { loadCallbackConfig, loadServicesConfig, loadTemporalConfig, type CallbackConfig } from './config.js';
+import { ReviewClient } from './services/review/client.js';
+import { VideoClient } from './services/video/client.js';
+import { connectWorkerToTemporal, unreachableMessage } from './temporal-connection.js';
+import { workflowsPath } from './workflows-path.js';
+
+export function callbackSettings(c: CallbackConfig) {
+  return c.publicUrl && c.secret ? { publicUrl: c.publicUrl, secret: c.secret } : undefined;
+}
+
+export async function runWorker(env: Record<string, string | undefined> = process.env, extra: Partial<WorkerOptions> = {}): Promise<void> {
+  const temporal = loadTemporalConfig(env);
+  const services = loadServicesConfig(env);
+  const callbacks = loadCallbackConfig(env);
+  let connection;
+  try {
+    connection = await connectWorkerToTemporal(temporal);
+  } catch (err) {
+    throw new Error(unreachableMessage(temporal, err));
+  }
+  const video = new VideoClient(services.video);
+  const review = new ReviewClient(services.review);
+  try {
+    const worker = await Worker.create({
+      connection,
+      namespace: temporal.namespace,
+      taskQueue: temporal.taskQueue,
+      workflowsPath,
+      activities: createActivities({ video, review, callbacks: callbackSettings(callbacks) }),
+      shutdownGraceTime: '10s',
+      ...extra,
+    });
+    console.log(`worker: task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), callbacks ${callbacks.publicUrl ? 'on' : 'off (polling)'}`);
+    await worker.run();
+    console.log('worker: stopped');
+  } finally {
+    await Promise.allSettled([video.close(), review.close(), connection.close()]);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runWorker().catch((err: unknown) => {
+    console.error(`worker: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}

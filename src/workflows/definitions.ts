@@ -1,0 +1,54 @@
+// Signals, queries and the result/progress shapes of ReviewThenGenerate. Pure: shared with callers.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/**
+ * What the callback receiver passes on: only what it could read from the (unsigned, untrusted) payload.
+ * The workflow treats it as a hint and confirms with one query before acting.
+ */
+export interface CallbackSignal {
+  taskId?: string;
+  status?: string;
+}
+
+export const reviewCallbackSignal = defineSignal<[CallbackSignal]>('reviewCallback');
+export const videoCallbackSignal = defineSignal<[CallbackSignal]>('videoCallback');
+
+export type Stage = 'reviewing' | 'creating' | 'generating' | 'cancelling' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface ReviewTaskProgress {
+  taskId: string;
+  assetType: string;
+  urls: number;
+  status: string;
+  doneCount?: number;
+  totalCount?: number;
+}
+
+export interface Progress {
+  stage: Stage;
+  review: { tasks: ReviewTaskProgress[]; batchesPlanned: number };
+  taskId?: string;
+  /** Last video task state seen (an unknown state is shown as received). */
+  state?: string;
+  queries: { review: number; video: number };
+  callbacks: { review: number; video: number; ignored: number };
+  lastError?: string;
+}
+
+export const progressQuery = defineQuery<Progress>('progress');
+
+export interface ApprovedAsset {
+  sourceUrl: string;
+  assetUrl: string;
+  assetId: string | undefined;
+}
+
+export interface ReviewThenGenerateResult {
+  taskId: string;
+  state: 'succeeded';
+  videoUrl: string | undefined;
+  assets: ApprovedAsset[];
+  reviewTaskIds: string[];
+  /** The last task record, as received (callback addresses redacted). */
+  task: Record<string, unknown>;
+}

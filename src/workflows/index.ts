@@ -1,0 +1,3 @@
+// The module to give a worker as `workflowsPath` (or to bundle): every workflow of the package, and
+// nothing that breaks the deterministic workflow sandbox.
+export { ReviewThenGenerate } from './review-then-generate.js';

@@ -1,0 +1,38 @@
+// What the Temporal Web UI shows of a run without opening its history: current details (markdown) at
+// each stage, and search attributes for list filters such as `ReviewStage="generating"`.
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { Progress } from './definitions.js';
+import type { ReviewThenGenerateJob } from './input.js';
+import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from './search-attributes.js';
+
+/**
+ * Search attributes are upserted only when the run was started with `ReviewStage` set (our client
+ * helper, CLI and batch workflow do): upserting an attribute the namespace does not know would fail every
+ * workflow task, so a run started by hand on a namespace without them still works, just unindexed.
+ */
+function searchAttributesEnabled(): boolean {
+  return workflowInfo().typedSearchAttributes.get(ReviewStage) !== undefined;
+}
+
+export function reportStage(job: ReviewThenGenerateJob, p: Progress): void {
+  const reviewIds = p.review.tasks.map((t) => t.taskId).filter((id) => id !== '');
+  const lines = [
+    `**Stage:** ${p.stage}`,
+    `**Model:** ${String(job.task.model)}`,
+    p.review.tasks.length > 0
+      ? `**Review:** ${p.review.tasks.map((t) => `${t.taskId || '(submitting)'} ${t.status}${t.totalCount !== undefined ? ` ${t.doneCount ?? 0}/${t.totalCount}` : ''}`).join(', ')}`
+      : job.reviewBatches.length > 0 ? `**Review:** ${job.reviewBatches.length} batch(es) planned` : '**Review:** none',
+    p.taskId ? `**Video task:** ${p.taskId}${p.state ? ` (${p.state})` : ''}` : undefined,
+    `**Calls:** review queries ${p.queries.review}, video queries ${p.queries.video}; callbacks review ${p.callbacks.review}, video ${p.callbacks.video}`,
+    p.lastError ? `**Last error:** ${p.lastError.slice(0, 300)}` : undefined,
+  ];
+  setCurrentDetails(lines.filter((l) => l !== undefined).join('\n\n'));
+  if (!searchAttributesEnabled()) return;
+  upsertSearchAttributes([
+    { key: ReviewStage, value: p.stage },
+    { key: VideoModel, value: String(job.task.model) },
+    ...(reviewIds.length > 0 ? [{ key: ReviewTaskIds, value: reviewIds }] : []),
+    ...(p.taskId ? [{ key: VideoTaskId, value: p.taskId }] : []),
+    ...(job.batchId ? [{ key: BatchId, value: job.batchId }] : []),
+  ]);
+}

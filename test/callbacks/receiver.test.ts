@@ -1,0 +1,63 @@
+// The callback receiver over HTTP, against a real workflow on the dev server.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
+import { buildCallbackUrl } from '../../src/callbacks/signing.js';
+import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
+
+const secret = 'receiver-test-secret-0123456789';
+let receiver: CallbackServer;
+let worker: RunningWorker;
+
+beforeAll(async () => {
+  receiver = await startCallbackServer({ client: await testClient(), secret, port: 0 });
+  worker = await startWorker({ workflowsPath: fileURLToPath(new URL('../fixtures/callback-sink-workflow.ts', import.meta.url)) });
+});
+afterAll(async () => {
+  await worker.stop();
+  await receiver.close();
+});
+
+async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const res = await fetch(url, { method: 'POST', body, headers });
+  return { status: res.status, text: await res.text() };
+}
+
+describe('callback receiver', () => {
+  it('signals the workflow with only the task id and status, and answers 202 once Temporal accepted it', async () => {
+    const client = await testClient();
+    const handle = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId: `sink-${randomUUID()}`, args: [2] });
+    const reviewUrl = buildCallbackUrl(receiver.url, secret, 'review', handle.workflowId);
+    const videoUrl = buildCallbackUrl(receiver.url, secret, 'video', handle.workflowId);
+    expect((await post(reviewUrl, JSON.stringify({ code: 200, task_id: 'rv-1', status: 'completed', result: { items: [] } }))).status).toBe(202);
+    expect((await post(videoUrl, JSON.stringify({ data: { id: 'cgt-9', status: 'Succeeded' } }))).status).toBe(202);
+    expect(await handle.result()).toEqual([
+      { kind: 'review', signal: { taskId: 'rv-1', status: 'completed' } },
+      { kind: 'video', signal: { taskId: 'cgt-9', status: 'succeeded' } },
+    ]);
+  });
+
+  it('refuses bad signatures (401), wrong kind signatures (401), non-JSON (400), large bodies (413), other paths and methods', async () => {
+    const id = `sink-${randomUUID()}`;
+    const good = buildCallbackUrl(receiver.url, secret, 'review', id);
+    expect((await post(good.replace(/sig=[^&]+/, 'sig=bad'), '{}')).status).toBe(401);
+    expect((await post(good.replace('/review/', '/video/'), '{}')).status).toBe(401);
+    expect((await post(buildCallbackUrl(receiver.url, 'another-secret-0123456789', 'review', id), '{}')).status).toBe(401);
+    expect((await post(good, 'not json')).status).toBe(400);
+    expect((await post(good, '[1,2]')).status).toBe(400);
+    expect((await post(good, Buffer.alloc(70 * 1024, 'a'))).status).toBe(413);
+    expect((await post(`${receiver.url}/elsewhere`, '{}')).status).toBe(404);
+    expect((await fetch(good)).status).toBe(405);
+  });
+
+  it('answers a closed and an unknown workflow the same way, without leaking which', async () => {
+    const client = await testClient();
+    const closed = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId: `sink-${randomUUID()}`, args: [0] });
+    await closed.result();
+    const a = await post(buildCallbackUrl(receiver.url, secret, 'video', closed.workflowId), '{"id":"x"}');
+    const b = await post(buildCallbackUrl(receiver.url, secret, 'video', `never-started-${randomUUID()}`), '{"id":"x"}');
+    expect(a).toEqual(b);
+    expect(a.status).toBe(202);
+  });
+});

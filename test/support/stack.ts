@@ -1,0 +1,129 @@
+// A complete stack for workflow tests: the sandbox (both services over HTTP), the callback receiver, and
+// a real worker with real clients, on the run's Temporal dev server. Everything on free ports.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type Activities } from '../../src/activities/index.js';
+import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { ReviewClient } from '../../src/services/review/client.js';
+import { VideoClient } from '../../src/services/video/client.js';
+import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
+import { workflowsPath } from '../../src/workflows-path.js';
+import { startWorker, testClient, type RunningWorker } from './temporal.js';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Bundled once per test file: webpack is the slow part of starting a worker. */
+export function workflowBundle() {
+  bundle ??= bundleWorkflowCode({ workflowsPath, logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } });
+  return bundle;
+}
+
+export interface StackOptions {
+  sandbox?: SandboxOptions;
+  httpTimeoutMs?: number;
+  /** Wraps the activities given to the worker (used by crash tests). */
+  wrapActivities?: (a: Activities) => Activities;
+  /** Run no worker in this process (a test starts its own, e.g. in a child process). */
+  noWorker?: boolean;
+}
+
+export interface Stack {
+  sandbox: Sandbox;
+  receiver: CallbackServer;
+  worker: RunningWorker | undefined;
+  /** Starts (another) in-process worker on the stack's task queue. */
+  startWorker(): Promise<RunningWorker>;
+  taskQueue: string;
+  secret: string;
+  clients: { video: VideoClient; review: ReviewClient };
+  start(input: ReviewThenGenerateInput, workflowId?: string): Promise<WorkflowHandle<typeof ReviewThenGenerate>>;
+  handles: WorkflowHandle[];
+  stop(): Promise<void>;
+}
+
+/** Test timings: short, but with the same relations as production (fallback polling slower than callbacks). */
+export const fastTiming = {
+  reviewMinQueryIntervalMs: 300,
+  videoPollIntervalMs: 300,
+  reviewTimeoutMs: 60_000,
+  generationTimeoutMs: 60_000,
+  createAmbiguityGraceMs: 3_000,
+  callbackFallbackPollMs: 20_000,
+  callTimeoutMs: 10_000,
+};
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const client = await testClient();
+  const sandbox = await startSandbox(options.sandbox);
+  const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
+  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const timeoutMs = options.httpTimeoutMs ?? 2_000;
+  const clients = {
+    video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs }),
+    review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs }),
+  };
+  const activities = createActivities({ ...clients, callbacks: { publicUrl: receiver.url, secret } });
+  const taskQueue = `rtg-${randomUUID()}`;
+  const workers: RunningWorker[] = [];
+  const launch = async () => {
+    const w = await startWorker({
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
+    });
+    workers.push(w);
+    return w;
+  };
+  const worker = options.noWorker ? undefined : await launch();
+  const handles: WorkflowHandle[] = [];
+  return {
+    sandbox,
+    receiver,
+    worker,
+    startWorker: launch,
+    taskQueue,
+    secret,
+    clients,
+    handles,
+    async start(input, workflowId = `rtg-test-${randomUUID()}`) {
+      const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', { taskQueue, workflowId, args: [input] });
+      handles.push(handle);
+      return handle;
+    },
+    async stop() {
+      for (const w of workers) await w.stop();
+      await receiver.close();
+      await Promise.allSettled([clients.video.close(), clients.review.close()]);
+      await sandbox.close();
+    },
+  };
+}
+
+/** A job with one image to review and a prompt. */
+export function imageJob(imageUrl = 'https://cdn.example.com/people/alice.jpg', extra: Partial<ReviewThenGenerateInput> = {}): ReviewThenGenerateInput {
+  return {
+    task: {
+      model: 'video-model-1',
+      content: [
+        { type: 'text', text: 'A person walks along the beach at sunset' },
+        { type: 'image_url', image_url: { url: imageUrl }, role: 'reference_image' },
+      ],
+      ratio: '16:9',
+      duration: 5,
+      resolution: '720p',
+    },
+    review: {},
+    callbacks: true,
+    timing: fastTiming,
+    ...extra,
+  };
+}
+
+/** Counts of sandbox requests per operation. */
+export function countOps(sandbox: Sandbox): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of sandbox.requests()) counts[r.operation] = (counts[r.operation] ?? 0) + 1;
+  return counts;
+}
