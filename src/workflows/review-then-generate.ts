@@ -1,6 +1,7 @@
 // ReviewThenGenerate: media URLs -> asset review -> one video task with the approved Asset:// addresses
 // -> the finished video. Deterministic: all I/O happens in activities.
 import {
+  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   CancelledFailure,
@@ -114,9 +115,31 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       run.setStage('cancelled');
       throw err;
     }
-    run.fail(err);
-    throw err;
+    const failure = asPublicFailure(err, run.progress.stage);
+    run.fail(failure);
+    throw failure;
   }
+}
+
+const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
+
+/**
+ * Callers see one ApplicationFailure whose type is in the public contract, not the activity wrapper: an
+ * activity's final failure keeps its type and evidence; anything else (retries exhausted, time-outs) is
+ * reported as the failure of the stage it happened in.
+ */
+function asPublicFailure(err: unknown, stage: Stage): unknown {
+  if (err instanceof ApplicationFailure && err.type && PUBLIC_FAILURE_TYPES.has(err.type)) return err;
+  if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const causeType = cause instanceof ApplicationFailure ? cause.type : undefined;
+  const type = causeType && PUBLIC_FAILURE_TYPES.has(causeType) ? causeType : stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed;
+  return ApplicationFailure.create({
+    type,
+    message: cause?.message ?? err.message,
+    nonRetryable: true,
+    details: cause instanceof ApplicationFailure ? [...(cause.details ?? [])] : [],
+  });
 }
 
 /** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */

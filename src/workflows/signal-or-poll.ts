@@ -39,6 +39,18 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
     }
   };
 
+  /** A confirmation that fails after its retries is not fatal: polling takes over. */
+  const tryConfirm = async (): Promise<T | undefined> => {
+    try {
+      const confirmed = await o.confirm();
+      o.onObserved(confirmed);
+      return confirmed;
+    } catch (err) {
+      if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+      return undefined;
+    }
+  };
+
   if (!o.callbacksOn) {
     const result = await pollUntilDeadline(o.intervalMs);
     o.onObserved(result);
@@ -50,8 +62,8 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
     const arrived = await condition(o.callbackPending, Math.min(o.fallbackMs, remaining()));
     if (!arrived) break;
     o.takeCallback();
-    const confirmed = await o.confirm();
-    o.onObserved(confirmed);
+    const confirmed = await tryConfirm();
+    if (confirmed === undefined) break;
     if (o.isFinal(confirmed)) return confirmed;
   }
 
@@ -79,9 +91,8 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
       return late;
     }
     o.takeCallback();
-    const confirmed = await o.confirm();
-    o.onObserved(confirmed);
-    if (o.isFinal(confirmed)) return confirmed;
+    const confirmed = await tryConfirm();
+    if (confirmed !== undefined && o.isFinal(confirmed)) return confirmed;
     // A callback that did not hold up: give the service a moment before polling again.
     await sleep(Math.min(o.intervalMs, Math.max(remaining(), 0)));
   }

@@ -2,7 +2,7 @@
 // queue, and replay of the histories the test produced.
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { inject } from 'vitest';
 
 let clientPromise: Promise<Client> | undefined;
@@ -47,16 +47,22 @@ export async function startWorker(
   };
 }
 
-/** Fetches each workflow's history from the server and replays it against the current workflow code. */
+/**
+ * Fetches each workflow's history from the server and replays it against the current workflow code
+ * (given as a path, or as an already built bundle to skip webpack). Throws on the first non-determinism.
+ */
 export async function replayHistories(
   handles: Array<WorkflowHandle | { workflowId: string }>,
-  workflowsPath: string,
+  workflows: string | WorkflowBundleWithSourceMap,
 ): Promise<number> {
   const client = await testClient();
+  const histories = await Promise.all(
+    handles.map(async (h) => ({ workflowId: h.workflowId, history: await client.workflow.getHandle(h.workflowId).fetchHistory() })),
+  );
+  const options = typeof workflows === 'string' ? { workflowsPath: workflows } : { workflowBundle: workflows };
   let replayed = 0;
-  for (const h of handles) {
-    const history = await client.workflow.getHandle(h.workflowId).fetchHistory();
-    await Worker.runReplayHistory({ workflowsPath }, history, h.workflowId);
+  for await (const r of Worker.runReplayHistories(options, histories)) {
+    if (r.error) throw new Error(`replay of ${r.workflowId} failed: ${String(r.error)}`);
     replayed++;
   }
   return replayed;

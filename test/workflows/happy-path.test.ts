@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
-import { workflowsPath } from '../../src/workflows-path.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,7 +11,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(async () => {
-  await replayHistories(stack.handles, workflowsPath);
+  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
   await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
   await stack.stop();
 });

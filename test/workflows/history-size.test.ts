@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
-import { workflowsPath } from '../../src/workflows-path.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -11,7 +10,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(async () => {
-  await replayHistories(stack.handles, workflowsPath);
+  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
   await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
   await stack.stop();
 });

@@ -6,7 +6,6 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { assertNoSecretsInHistories, replayHistories, temporalAddress } from '../support/temporal.js';
-import { workflowsPath } from '../../src/workflows-path.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,7 +13,7 @@ beforeAll(async () => {
   stack = await startStack({ noWorker: true });
 });
 afterAll(async () => {
-  await replayHistories(stack.handles, workflowsPath);
+  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
   await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
   await stack.stop();
 });
