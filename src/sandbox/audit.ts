@@ -1,0 +1,182 @@
+// Checks a request log (the sandbox's, or a crafted one) against the spec rules a log can show. It reads
+// what the client saw: the answers recorded in `response` / `retryAfter` tell it which tasks were cancelled,
+// completed, which Asset:// addresses were approved and which addresses were signed downstream URLs.
+import type { RequestLogEntry, Violation } from './types.js';
+
+export interface AuditOptions {
+  minQueryIntervalMs: number;
+}
+
+/** Rule names reported in `Violation.rule`. */
+export const AUDIT_RULES = {
+  mixedAuth: 'auth.mixed-headers',
+  missingAuth: 'auth.missing',
+  badTrackId: 'auth.bad-track-id',
+  queryInterval: 'review.query-interval',
+  retryAfter: 'review.retry-after',
+  queryAfterCancel: 'review.query-after-cancel',
+  resubmitAfterCancel: 'review.resubmit-after-cancel',
+  downstreamUrl: 'video.downstream-url',
+  assetNotApproved: 'video.asset-not-approved',
+  createBeforeReview: 'video.create-before-review',
+} as const;
+
+type ReviewState = 'pending' | 'completed' | 'failed' | 'cancelled';
+
+const TRACK_ID = /^[0-9a-fA-F]{32}$/;
+
+export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions): Violation[] {
+  const out: Violation[] = [];
+  const flag = (rule: string, e: RequestLogEntry, detail: string) => out.push({ rule, seq: e.seq, detail });
+
+  const lastQuery = new Map<string, number>();
+  const retryNotBefore = new Map<string, number>();
+  const taskUrls = new Map<string, string[]>();
+  const taskState = new Map<string, ReviewState>();
+  /** Source URL -> the state of the latest review task it was submitted in. */
+  const sourceState = new Map<string, { taskId: string; state: ReviewState; approved?: boolean }>();
+  const assets = new Map<string, { approved: boolean; taskId: string }>();
+  const downstream = new Set<string>();
+
+  const observe = (response: unknown) => {
+    const r = asRecord(response);
+    const taskId = typeof r?.task_id === 'string' ? r.task_id : undefined;
+    const status = r?.status;
+    if (!taskId || (status !== 'completed' && status !== 'failed' && status !== 'cancelled')) return;
+    taskState.set(taskId, status);
+    for (const url of taskUrls.get(taskId) ?? []) {
+      if (sourceState.get(url)?.taskId === taskId) sourceState.set(url, { taskId, state: status });
+    }
+    if (status !== 'completed') return;
+    for (const item of arrayOf(asRecord(r?.result)?.items)) {
+      const it = asRecord(item);
+      const approved = it?.submit_review_status === 1;
+      if (typeof it?.asset_url === 'string') assets.set(it.asset_url, { approved, taskId });
+      if (typeof it?.downstream_final_url === 'string' && it.downstream_final_url !== '') downstream.add(it.downstream_final_url);
+      if (typeof it?.source_url === 'string') sourceState.set(it.source_url, { taskId, state: 'completed', approved });
+    }
+  };
+
+  for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
+    checkAuth(e, flag);
+    const ok = e.status >= 200 && e.status < 300;
+
+    if (e.operation === 'review.submitAsync' || e.operation === 'review.submitSync') {
+      const body = asRecord(e.body);
+      const urls = stringsOf(body?.asset_url_list ?? body?.images);
+      for (const url of urls) {
+        const prior = sourceState.get(url);
+        if (prior?.state === 'cancelled') {
+          flag(AUDIT_RULES.resubmitAfterCancel, e, `${url} was in review task ${prior.taskId}, which was cancelled; do not resubmit by default`);
+        }
+      }
+      const taskId = asRecord(e.response)?.task_id;
+      if (ok && typeof taskId === 'string') {
+        taskUrls.set(taskId, urls);
+        for (const url of urls) sourceState.set(url, { taskId, state: 'pending' });
+        observe(e.response);
+      }
+    }
+
+    if (e.operation === 'review.query' && e.taskId !== undefined) {
+      const taskId = e.taskId;
+      if (taskState.get(taskId) === 'cancelled') {
+        flag(AUDIT_RULES.queryAfterCancel, e, `review task ${taskId} was already reported cancelled; stop querying it`);
+      }
+      const last = lastQuery.get(taskId);
+      if (last !== undefined && e.at - last < opts.minQueryIntervalMs) {
+        flag(AUDIT_RULES.queryInterval, e, `query of review task ${taskId} ${e.at - last} ms after the previous one (minimum ${opts.minQueryIntervalMs} ms)`);
+      }
+      const notBefore = retryNotBefore.get(taskId);
+      if (notBefore !== undefined && e.at < notBefore) {
+        flag(AUDIT_RULES.retryAfter, e, `query of review task ${taskId} ${notBefore - e.at} ms before the Retry-After allowed it`);
+      }
+      lastQuery.set(taskId, e.at);
+      if ((e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
+        retryNotBefore.set(taskId, e.at + retryAfterMs(e.retryAfter, e.at));
+      }
+      if (ok) observe(e.response);
+    }
+
+    if (e.operation === 'video.create') {
+      for (const url of mediaUrlsOf(e.body)) {
+        if (downstream.has(url) || looksSigned(url)) {
+          flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
+        } else if (url.startsWith('Asset://')) {
+          const asset = assets.get(url);
+          if (!asset) flag(AUDIT_RULES.assetNotApproved, e, `${url} was not seen approved in a completed review result before this create`);
+          else if (!asset.approved) flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review (submit_review_status 0) in task ${asset.taskId}`);
+        } else {
+          const source = sourceState.get(url);
+          if (source && source.state !== 'completed') {
+            flag(AUDIT_RULES.createBeforeReview, e, `${url} is under review in task ${source.taskId}, last seen ${source.state}`);
+          } else if (source?.approved === false) {
+            flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review in task ${source.taskId}`);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, detail: string) => void): void {
+  const h = e.headers;
+  if (e.service === 'video') {
+    if (h['x-access-token'] !== undefined || h['x-track-id'] !== undefined) {
+      flag(AUDIT_RULES.mixedAuth, e, 'review headers (X-Access-Token / X-Track-Id) sent to the video generation service');
+    }
+    if (e.operation !== 'other' && !/^Bearer \S/.test(h.authorization ?? '')) {
+      flag(AUDIT_RULES.missingAuth, e, 'video request without Authorization: Bearer');
+    }
+    return;
+  }
+  if (h.authorization !== undefined) flag(AUDIT_RULES.mixedAuth, e, 'Authorization header sent to the asset review service');
+  if (e.operation === 'other') return;
+  if (!h['x-access-token']) flag(AUDIT_RULES.missingAuth, e, 'review request without X-Access-Token');
+  const track = h['x-track-id'];
+  if (track === undefined || !TRACK_ID.test(track)) {
+    flag(AUDIT_RULES.badTrackId, e, `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`);
+  }
+}
+
+/** Delta-seconds or an HTTP-date, as a wait in ms from `at`. */
+function retryAfterMs(value: string, at: number): number {
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - at);
+}
+
+function looksSigned(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.pathname.startsWith('/signed/') && u.searchParams.has('expires');
+  } catch {
+    return false;
+  }
+}
+
+function mediaUrlsOf(body: unknown): string[] {
+  const urls: string[] = [];
+  for (const item of arrayOf(asRecord(body)?.content)) {
+    const it = asRecord(item);
+    for (const key of ['image_url', 'video_url', 'audio_url']) {
+      const url = asRecord(it?.[key])?.url;
+      if (typeof url === 'string') urls.push(url);
+    }
+  }
+  return urls;
+}
+
+function asRecord(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function arrayOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function stringsOf(v: unknown): string[] {
+  return arrayOf(v).filter((x): x is string => typeof x === 'string');
+}

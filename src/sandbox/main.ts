@@ -1,0 +1,51 @@
+// Standalone sandbox process (npm run sandbox): both services on fixed ports with fixed dev credentials,
+// scriptable over /__sandbox/ and by URL/prompt hints. One line on stdout once listening.
+import { startSandbox } from './index.js';
+
+function intEnv(name: string): number | undefined;
+function intEnv(name: string, fallback: number): number;
+function intEnv(name: string, fallback?: number): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`${name} must be a non-negative integer (got '${raw}')`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const sandbox = await startSandbox({
+  host: process.env.SANDBOX_HOST || '127.0.0.1',
+  videoPort: intEnv('SANDBOX_VIDEO_PORT', 8081),
+  reviewPort: intEnv('SANDBOX_REVIEW_PORT', 8082),
+  apiKey: process.env.SANDBOX_API_KEY || 'sandbox-video-key',
+  accessToken: process.env.SANDBOX_ACCESS_TOKEN || 'sandbox-review-token',
+  // Optional tuning; unset = the library defaults.
+  reviewDurationMs: intEnv('SANDBOX_REVIEW_DURATION_MS'),
+  videoDurationMs: intEnv('SANDBOX_VIDEO_DURATION_MS'),
+  latencyMs: intEnv('SANDBOX_LATENCY_MS'),
+  assetUrlTtlMs: intEnv('SANDBOX_ASSET_URL_TTL_MS'),
+  cancelMethod: process.env.SANDBOX_CANCEL_METHOD || undefined,
+  cancelPath: process.env.SANDBOX_CANCEL_PATH || undefined,
+});
+
+console.log(`sandbox listening: video ${sandbox.videoBaseUrl} review ${sandbox.reviewBaseUrl}`);
+
+let stopping = false;
+const shutdown = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  sandbox.close().then(
+    () => {
+      console.log(`sandbox stopped (${signal})`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(`sandbox: error while stopping on ${signal}:`, err);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

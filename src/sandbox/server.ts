@@ -1,0 +1,222 @@
+// HTTP plumbing shared by both emulated services: body reading, the request log, fault injection,
+// latency, and hand-off of `/__sandbox/` paths to the inspection API (unauthenticated, unlogged).
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { faultLabel, type FaultBook } from './faults.js';
+import type { Scheduler } from './scheduler.js';
+import type { FaultRule, Operation, RequestLogEntry, ServiceKind } from './types.js';
+
+export interface RouteInfo {
+  operation: Operation;
+  taskId?: string;
+}
+
+export interface ServiceRequest {
+  method: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** Parsed JSON, the raw text when not JSON, undefined when empty. */
+  body: unknown;
+  bodyIsJson: boolean;
+  route: RouteInfo;
+}
+
+export interface Reply {
+  status: number;
+  json?: unknown;
+  /** Non-JSON answers (signed assets, video files). */
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Task created or addressed, recorded in the log. */
+  taskId?: string;
+}
+
+export interface ServiceHandler {
+  kind: ServiceKind;
+  route(method: string, pathname: string): RouteInfo;
+  handle(req: ServiceRequest): Promise<Reply>;
+}
+
+export type InspectHandler = (method: string, url: URL, body: unknown) => Promise<Reply>;
+
+export class RequestLog {
+  private entries: RequestLogEntry[] = [];
+  private seq = 0;
+
+  add(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
+    const full = { seq: ++this.seq, ...entry };
+    this.entries.push(full);
+    return full;
+  }
+
+  list(): RequestLogEntry[] {
+    return this.entries.map((e) => ({ ...e }));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+
+export function errorReply(status: number, code: string, message: string, extra?: Record<string, unknown>): Reply {
+  return { status, json: { error: { code, message, ...extra } } };
+}
+
+export interface ServerDeps {
+  log: RequestLog;
+  faults: FaultBook;
+  scheduler: Scheduler;
+  latencyMs: number;
+  inspect: InspectHandler;
+}
+
+export function createServiceServer(handler: ServiceHandler, deps: ServerDeps): Server {
+  return createServer((req, res) => {
+    serve(handler, deps, req, res).catch((err: unknown) => {
+      if (!res.headersSent && !res.destroyed) {
+        write(res, errorReply(500, 'internal_error', `sandbox error: ${err instanceof Error ? err.message : String(err)}`));
+      }
+    });
+  });
+}
+
+export function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export function stop(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const at = Date.now();
+  const rawBody = await readBody(req);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const { body, isJson } = parseBody(rawBody);
+
+  if (url.pathname.startsWith('/__sandbox/')) {
+    write(res, await deps.inspect(method, url, body));
+    return;
+  }
+
+  const route = handler.route(method, url.pathname);
+  const entry = deps.log.add({
+    at,
+    service: handler.kind,
+    operation: route.operation,
+    method,
+    path: req.url ?? '/',
+    headers: flatHeaders(req.headers),
+    body,
+    status: 0,
+    ...(route.taskId !== undefined ? { taskId: route.taskId } : {}),
+  });
+
+  const fault = deps.faults.take({ operation: route.operation, rawBody, body, taskId: route.taskId });
+  // A fault without commit answers before the service acts (nothing created); with commit the
+  // service acts first and only the answer is lost or spoiled.
+  const sreq: ServiceRequest = { method, url, headers: req.headers, rawBody, body, bodyIsJson: isJson, route };
+  const reply = !fault || fault.fault.commit ? await handleSafely(handler, sreq) : undefined;
+  if (reply?.taskId !== undefined) entry.taskId = reply.taskId;
+  await deps.scheduler.sleep(deps.latencyMs);
+
+  if (!fault) return record(entry, res, reply as Reply);
+  entry.fault = faultLabel(fault);
+  const f = fault.fault;
+  switch (f.type) {
+    case 'status':
+      return record(entry, res, statusFaultReply(f, reply?.taskId));
+    case 'hang':
+      await deps.scheduler.sleep(f.ms);
+      return record(entry, res, reply ?? errorReply(504, 'gateway_timeout', 'the service did not answer in time (sandbox hang fault)'));
+    case 'reset':
+      res.destroy();
+      req.socket.destroy();
+      return;
+    case 'malformed':
+      return record(entry, res, malformedReply(fault, reply));
+  }
+}
+
+/** A sandbox bug answers 500 and is logged like any answer, rather than leaving the entry unanswered. */
+async function handleSafely(handler: ServiceHandler, req: ServiceRequest): Promise<Reply> {
+  try {
+    return await handler.handle(req);
+  } catch (err) {
+    return errorReply(500, 'internal_error', `sandbox error: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function statusFaultReply(f: Extract<FaultRule['fault'], { type: 'status' }>, taskId: string | undefined): Reply {
+  const reply: Reply = {
+    status: f.status,
+    json: f.body ?? { error: { code: `http_${f.status}`, message: `sandbox fault: HTTP ${f.status}` } },
+  };
+  if (f.retryAfter !== undefined) reply.headers = { 'retry-after': f.retryAfter };
+  if (taskId !== undefined) reply.taskId = taskId;
+  return reply;
+}
+
+function malformedReply(rule: FaultRule, reply: Reply | undefined): Reply {
+  const ok = reply && reply.status >= 200 && reply.status < 300 ? reply.status : rule.operation === 'review.submitAsync' ? 202 : 200;
+  // Looks like JSON, cut short: what a proxy that dropped the connection mid-body leaves behind.
+  return { status: ok, text: '{"sandbox": "malformed', contentType: 'application/json' };
+}
+
+function record(entry: RequestLogEntry, res: ServerResponse, reply: Reply): void {
+  entry.status = reply.status;
+  if (reply.text === undefined && reply.json !== undefined) entry.response = reply.json;
+  const retryAfter = reply.headers?.['retry-after'];
+  if (retryAfter !== undefined) entry.retryAfter = retryAfter;
+  write(res, reply);
+}
+
+function write(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed) return;
+  const isText = reply.text !== undefined;
+  const payload = isText ? (reply.text as string) : JSON.stringify(reply.json ?? {});
+  res.writeHead(reply.status, {
+    'content-type': reply.contentType ?? (isText ? 'text/plain' : 'application/json'),
+    'content-length': Buffer.byteLength(payload),
+    ...reply.headers,
+  });
+  res.end(payload);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(raw: string): { body: unknown; isJson: boolean } {
+  if (raw === '') return { body: undefined, isJson: false };
+  try {
+    return { body: JSON.parse(raw) as unknown, isJson: true };
+  } catch {
+    return { body: raw, isJson: false };
+  }
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+// Public types of the sandbox (agreed in the shared interfaces file; fields may be added, never renamed).
+
+export type ServiceKind = 'video' | 'review';
+
+export type Operation =
+  | 'video.create'
+  | 'video.get'
+  | 'video.cancel'
+  | 'review.submitAsync'
+  | 'review.submitSync'
+  | 'review.query'
+  | 'other';
+
+export interface SandboxOptions {
+  host?: string;
+  videoPort?: number;
+  reviewPort?: number;
+  apiKey?: string;
+  accessToken?: string;
+  reviewDurationMs?: number;
+  videoDurationMs?: number;
+  /** Added to every service response (faults included). */
+  latencyMs?: number;
+  cancelMethod?: string;
+  cancelPath?: string;
+  /** Validity of `downstream_final_url` after the review completed. Default 600000. */
+  assetUrlTtlMs?: number;
+  /** Upper bound of the wait of a sync review submit. Default 30000. */
+  syncReviewWaitMs?: number;
+  /** Time-out of one callback delivery. Default 3000. */
+  callbackTimeoutMs?: number;
+  /** Body `code` of a completed review query: the spec shows 200 and, in a further shape, 0. Default 200. */
+  reviewCompletedCode?: 200 | 0;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  /** ms epoch when received */
+  at: number;
+  service: ServiceKind;
+  operation: Operation;
+  method: string;
+  /** Path with query string, as received. */
+  path: string;
+  /** Lower-case names, as received. */
+  headers: Record<string, string>;
+  /** Parsed JSON body; the raw text when it was not JSON; undefined when empty. */
+  body: unknown;
+  /** HTTP status answered; 0 while unanswered or when the socket was reset. */
+  status: number;
+  fault?: string;
+  taskId?: string;
+  /** Added: the JSON body answered (absent for non-JSON answers and resets). */
+  response?: unknown;
+  /** Added: the Retry-After header value answered, if any. */
+  retryAfter?: string;
+}
+
+export interface CallbackLogEntry {
+  at: number;
+  kind: ServiceKind;
+  url: string;
+  taskId: string;
+  status: string;
+  payload: unknown;
+  outcome: 'delivered' | 'rejected' | 'error' | 'dropped';
+  httpStatus?: number;
+  /** Added: the callback fault that shaped this attempt ('duplicate', 'delay', 'reorder', 'drop'). */
+  fault?: string;
+  /** Added: the error text when outcome is 'error'. */
+  error?: string;
+}
+
+export type Fault =
+  | { type: 'status'; status: number; retryAfter?: string; body?: unknown; commit?: boolean }
+  | { type: 'hang'; ms: number; commit?: boolean }
+  | { type: 'reset'; commit?: boolean }
+  | { type: 'malformed'; commit?: boolean };
+
+export interface FaultRule {
+  operation: Operation;
+  /** Default 1; Infinity = every matching request. */
+  times?: number;
+  match?: { url?: string; taskId?: string; model?: string };
+  fault: Fault;
+}
+
+export interface CallbackFaultRule {
+  kind: ServiceKind;
+  mode: 'drop' | 'duplicate' | 'delay' | 'reorder';
+  /** delay: wait before sending. reorder: longest hold when no later delivery comes (default 1000). */
+  delayMs?: number;
+  /** Default 1; Infinity = every matching delivery. */
+  times?: number;
+}
+
+export interface ReviewVerdict {
+  passed: boolean;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+export type ReviewOutcome = 'completed' | 'failed' | 'cancelled';
+export type VideoOutcome = 'succeeded' | 'failed' | 'expired' | 'cancelled';
+
+export interface VideoTaskSummary {
+  id: string;
+  status: string;
+  model: string;
+  body: unknown;
+  createdAt: number;
+}
+
+export interface ReviewTaskSummary {
+  taskId: string;
+  status: string;
+  urls: string[];
+  createdAt: number;
+}
+
+export interface Sandbox {
+  videoBaseUrl: string;
+  reviewBaseUrl: string;
+  apiKey: string;
+  accessToken: string;
+  requests(): RequestLogEntry[];
+  callbacks(): CallbackLogEntry[];
+  videoTasks(): VideoTaskSummary[];
+  reviewTasks(): ReviewTaskSummary[];
+  addFault(rule: FaultRule): void;
+  setReviewVerdict(url: string, verdict: ReviewVerdict): void;
+  setReviewTaskOutcome(match: { url: string }, outcome: ReviewOutcome, durationMs?: number): void;
+  setVideoOutcome(match: { model?: string; promptIncludes?: string }, outcome: VideoOutcome, durationMs?: number): void;
+  setCallbackFault(rule: CallbackFaultRule): void;
+  cancelReviewTask(taskId: string): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface Violation {
+  rule: string;
+  seq: number;
+  detail: string;
+}

@@ -1,0 +1,151 @@
+// auditRequestLog: each rule detected on a crafted log, none on a clean one, and on real sandbox logs.
+import { describe, expect, it } from 'vitest';
+import { auditRequestLog, startSandbox, type RequestLogEntry } from '../../src/sandbox/index.js';
+import { AUDIT_RULES } from '../../src/sandbox/audit.js';
+import { createBody, Http, reviewHeaders, sleep, videoHeaders, waitFor } from './helpers.js';
+
+const TRACK = 'a'.repeat(32);
+const reviewH = { 'x-access-token': 't', 'x-track-id': TRACK, 'content-type': 'application/json' };
+const videoH = { authorization: 'Bearer k', 'content-type': 'application/json' };
+const SRC = 'https://cdn.example.com/alice.jpg';
+const SIGNED = 'http://127.0.0.1:9/signed/ds-1/alice.jpg?sig=x&expires=1700000000000';
+
+let seq = 0;
+function e(partial: Partial<RequestLogEntry> & Pick<RequestLogEntry, 'operation' | 'at'>): RequestLogEntry {
+  const service = partial.operation.startsWith('video') ? 'video' : 'review';
+  return { seq: ++seq, service, method: 'GET', path: '/', headers: service === 'video' ? videoH : reviewH, body: undefined, status: 200, ...partial };
+}
+const submitted = (at: number, taskId = 't1', urls = [SRC]) =>
+  e({ operation: 'review.submitAsync', at, method: 'POST', body: { images: urls }, status: 202, response: { code: 202, task_id: taskId, status: 'pending' } });
+const query = (at: number, response: unknown, extra: Partial<RequestLogEntry> = {}) =>
+  e({ operation: 'review.query', at, taskId: 't1', response, ...extra });
+const completed = (passed = true) => ({
+  code: 200,
+  task_id: 't1',
+  status: 'completed',
+  result: {
+    items: [{ source_url: SRC, asset_url: 'Asset://asset-1', downstream_final_url: SIGNED, submit_review_status: passed ? 1 : 0 }],
+  },
+});
+const createWith = (at: number, url: string, extra: Partial<RequestLogEntry> = {}) =>
+  e({ operation: 'video.create', at, method: 'POST', body: createBody(url), ...extra });
+const rules = (log: RequestLogEntry[], minQueryIntervalMs = 1_000) => auditRequestLog(log, { minQueryIntervalMs }).map((v) => v.rule);
+
+describe('auditRequestLog on crafted logs', () => {
+  it('finds nothing in a clean review -> create flow', () => {
+    const log = [
+      submitted(0),
+      query(1_000, { task_id: 't1', status: 'processing' }),
+      query(2_000, { task_id: 't1', status: 'processing' }, { status: 429, retryAfter: '3', response: undefined }),
+      query(5_000, completed()),
+      createWith(5_100, 'Asset://asset-1'),
+      e({ operation: 'video.get', at: 6_000, taskId: 'cgt-1' }),
+      e({ operation: 'other', at: 6_100, service: 'review', headers: {}, path: '/signed/ds-1/alice.jpg' }),
+    ];
+    expect(auditRequestLog(log, { minQueryIntervalMs: 1_000 })).toEqual([]);
+  });
+
+  it('flags mixed auth headers on either service', () => {
+    const log = [
+      e({ operation: 'video.create', at: 0, headers: { ...videoH, 'x-access-token': 't' }, body: createBody() }),
+      e({ operation: 'video.get', at: 0, headers: { ...videoH, 'x-track-id': TRACK } }),
+      e({ operation: 'review.query', at: 0, taskId: 'x', headers: { ...reviewH, authorization: 'Bearer k' } }),
+    ];
+    const v = auditRequestLog(log, { minQueryIntervalMs: 0 });
+    expect(v.map((x) => [x.rule, x.seq])).toEqual(log.map((l) => [AUDIT_RULES.mixedAuth, l.seq]));
+  });
+
+  it('flags missing auth and bad track ids', () => {
+    expect(rules([e({ operation: 'video.get', at: 0, headers: {} })])).toEqual([AUDIT_RULES.missingAuth]);
+    expect(rules([e({ operation: 'review.query', at: 0, taskId: 'x', headers: { 'x-track-id': TRACK } })])).toEqual([AUDIT_RULES.missingAuth]);
+    for (const track of [undefined, '123e4567-e89b-12d3-a456-426614174000', 'abc', 'g'.repeat(32)]) {
+      const headers: Record<string, string> = { 'x-access-token': 't' };
+      if (track !== undefined) headers['x-track-id'] = track;
+      expect(rules([e({ operation: 'review.submitAsync', at: 0, headers, body: { images: [SRC] } })])).toEqual([AUDIT_RULES.badTrackId]);
+    }
+  });
+
+  it('flags review queries of the same task closer than the minimum interval, per task', () => {
+    const log = [
+      submitted(0, 't1'),
+      submitted(0, 't2', ['https://cdn.example.com/b.jpg']),
+      query(1_000, {}),
+      e({ operation: 'review.query', at: 1_100, taskId: 't2' }), // another task: fine
+      query(1_500, {}), // 500 ms after the previous query of t1
+    ];
+    const v = auditRequestLog(log, { minQueryIntervalMs: 1_000 });
+    expect(v).toEqual([{ rule: AUDIT_RULES.queryInterval, seq: log[4]!.seq, detail: expect.stringContaining('500 ms') }]);
+  });
+
+  it('flags a query before a Retry-After (delta-seconds or HTTP-date) the sandbox answered for that task', () => {
+    const at = Date.parse('2030-01-01T00:00:00Z');
+    const log = [
+      submitted(at),
+      query(at + 1_000, undefined, { status: 429, retryAfter: '5' }),
+      query(at + 3_000, undefined, { status: 503, retryAfter: new Date(at + 10_000).toUTCString() }),
+      query(at + 8_000, {}),
+      e({ operation: 'review.query', at: at + 8_100, taskId: 'other' }),
+    ];
+    const v = auditRequestLog(log, { minQueryIntervalMs: 1_000 });
+    expect(v.map((x) => [x.rule, x.seq])).toEqual([
+      [AUDIT_RULES.retryAfter, log[2]!.seq],
+      [AUDIT_RULES.retryAfter, log[3]!.seq],
+    ]);
+  });
+
+  it('flags a query after the task was reported cancelled, and a resubmit of its URLs', () => {
+    const log = [submitted(0), query(1_000, { task_id: 't1', status: 'cancelled' }), query(2_000, {}), submitted(3_000, 't9')];
+    expect(rules(log)).toEqual([AUDIT_RULES.queryAfterCancel, AUDIT_RULES.resubmitAfterCancel]);
+  });
+
+  it('flags a create using a downstream_final_url (seen in a result, or by its signed shape)', () => {
+    const log = [submitted(0), query(1_000, completed()), createWith(1_100, SIGNED), createWith(1_200, 'https://other.example/signed/x/y.jpg?expires=1')];
+    expect(rules(log)).toEqual([AUDIT_RULES.downstreamUrl, AUDIT_RULES.downstreamUrl]);
+  });
+
+  it('flags a create with an Asset:// not approved: rejected, or never seen in a completed result', () => {
+    expect(rules([submitted(0), query(1_000, completed(false)), createWith(1_100, 'Asset://asset-1')])).toEqual([AUDIT_RULES.assetNotApproved]);
+    expect(rules([createWith(0, 'Asset://asset-made-up')])).toEqual([AUDIT_RULES.assetNotApproved]);
+    // The create must come after the approval was seen.
+    expect(rules([submitted(0), createWith(500, 'Asset://asset-1'), query(1_000, completed())])).toEqual([AUDIT_RULES.assetNotApproved]);
+  });
+
+  it('flags a create with a media URL whose review was not seen completed', () => {
+    expect(rules([submitted(0), query(1_000, { task_id: 't1', status: 'processing' }), createWith(1_100, SRC)])).toEqual([AUDIT_RULES.createBeforeReview]);
+    expect(rules([submitted(0), query(1_000, { task_id: 't1', status: 'failed' }), createWith(1_100, SRC)])).toEqual([AUDIT_RULES.createBeforeReview]);
+    // A URL never submitted for review is not this rule's business.
+    expect(rules([createWith(0, 'https://cdn.example.com/scenery.jpg')])).toEqual([]);
+  });
+});
+
+describe('auditRequestLog on real sandbox logs', () => {
+  it('is clean for a well-behaved client and flags a careless one', async () => {
+    const sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 100 });
+    const http = new Http();
+    try {
+      const submit = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+        headers: reviewHeaders(sb),
+        json: { images: ['https://cdn.example.com/ok.jpg'] },
+      });
+      const taskId = submit.json.task_id as string;
+      const final = await waitFor(async () => {
+        await sleep(60);
+        const q = await http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+        return q.json.status === 'completed' ? q.json : undefined;
+      });
+      const item = final.result.items[0];
+      await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(item.asset_url) });
+      expect(auditRequestLog(sb.requests(), { minQueryIntervalMs: 50 })).toEqual([]);
+
+      // Careless: hammering the query, mixing headers, creating from the signed URL.
+      await http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+      await http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: { ...reviewHeaders(sb), authorization: `Bearer ${sb.apiKey}` } });
+      await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(item.downstream_final_url) });
+      const found = new Set(auditRequestLog(sb.requests(), { minQueryIntervalMs: 50 }).map((v) => v.rule));
+      expect(found).toEqual(new Set([AUDIT_RULES.queryInterval, AUDIT_RULES.mixedAuth, AUDIT_RULES.downstreamUrl]));
+    } finally {
+      await http.close();
+      await sb.close();
+    }
+  });
+});

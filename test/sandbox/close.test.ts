@@ -1,0 +1,72 @@
+// close() leaves nothing behind: servers and sockets end, task timers and held/delayed callbacks stop
+// (the sandbox's timers are unref'd, so they are proven stopped by nothing happening afterwards).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from './helpers.js';
+
+const count = (kind: string) => process.getActiveResourcesInfo().filter((h) => h === kind).length;
+
+describe('close()', () => {
+  it('stops servers, task timers, delayed callbacks and hanging requests', async () => {
+    const receiver = await startReceiver();
+    const http = new Http();
+    const servers = count('TCPServerWrap');
+
+    const sb = await startSandbox({ reviewDurationMs: 20_000, videoDurationMs: 20_000 });
+    expect(count('TCPServerWrap')).toBe(servers + 2);
+    sb.setReviewTaskOutcome({ url: 'https://cdn.example.com/quick.jpg' }, 'completed', 50);
+    sb.setCallbackFault({ kind: 'review', mode: 'delay', delayMs: 300 });
+    sb.addFault({ operation: 'video.get', fault: { type: 'hang', ms: 60_000 } });
+    await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+      headers: reviewHeaders(sb),
+      json: { images: ['https://cdn.example.com/quick.jpg'], callback_url: `${receiver.url}/r` },
+    });
+    const { json } = await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, {
+      headers: videoHeaders(sb),
+      json: createBody(undefined, { callback_url: `${receiver.url}/v` }),
+    });
+    const hanging = http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${json.id}`, { headers: videoHeaders(sb) }).catch(() => 'closed');
+    const sync = http
+      .call('POST', `${sb.reviewBaseUrl}/api/asset/upload/sync`, { headers: reviewHeaders(sb), json: { images: ['https://cdn.example.com/b.jpg'] } })
+      .catch(() => 'closed');
+    // The quick review ends; its callback is now held by the delay.
+    await waitFor(() => sb.reviewTasks()[0]?.status === 'completed', 2_000, 'the quick review');
+
+    await sb.close();
+    await sb.close(); // idempotent
+    const statuses = () => [...sb.reviewTasks(), ...sb.videoTasks()].map((t) => t.status);
+    const atClose = statuses();
+    expect(await hanging).toBe('closed');
+    expect(await sync).toBe('closed');
+    await waitFor(() => count('TCPServerWrap') === servers, 1_000, 'both listening sockets closed');
+
+    await sleep(700); // past the callback delay and the next task steps
+    expect(receiver.received).toEqual([]);
+    expect(statuses()).toEqual(atClose);
+    expect(atClose).toEqual(['completed', 'pending', 'queued']);
+    await http.close();
+    await receiver.close();
+  });
+
+  it('aborts a callback in flight instead of waiting for its time-out', async () => {
+    // A receiver that never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/cb`;
+    const http = new Http();
+    const sb = await startSandbox({ videoDurationMs: 40, callbackTimeoutMs: 30_000 });
+    await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(undefined, { callback_url: url }) });
+    await waitFor(() => sb.videoTasks()[0]?.status === 'succeeded', 2_000, 'the task to end');
+    const started = Date.now();
+    await sb.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(sb.callbacks()).toEqual([]);
+    await http.close();
+    await new Promise<void>((resolve) => {
+      silent.close(() => resolve());
+      silent.closeAllConnections();
+    });
+  });
+});

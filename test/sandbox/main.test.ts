@@ -1,0 +1,54 @@
+// The standalone process (npm run sandbox): starts from env, prints one line with both base URLs,
+// answers with the fixed dev credentials, and stops cleanly on SIGTERM.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Http, trackId, waitFor } from './helpers.js';
+
+const http = new Http();
+let child: ChildProcess | undefined;
+afterAll(async () => {
+  await http.close();
+  // Only if the test failed half-way: the group we started.
+  if (child?.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+});
+
+describe('src/sandbox/main.ts', () => {
+  it('starts on free ports, answers both services with the dev credentials, and stops on SIGTERM', async () => {
+    // Own process group: npx -> sh -> tsx -> node; the signal must reach the sandbox itself.
+    child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
+      cwd: process.cwd(),
+      env: { ...process.env, SANDBOX_VIDEO_PORT: '0', SANDBOX_REVIEW_PORT: '0', SANDBOX_REVIEW_DURATION_MS: '50' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+
+    const line = await waitFor(() => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined, 30_000, 'the ready line');
+    const [, videoBaseUrl, reviewBaseUrl] = line as unknown as [string, string, string];
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+
+    const create = await http.call('POST', `${videoBaseUrl}/v1/task/create`, {
+      headers: { authorization: 'Bearer sandbox-video-key', 'content-type': 'application/json' },
+      json: { model: 'm', content: [{ type: 'text', text: 'hello' }] },
+    });
+    expect(create.status).toBe(200);
+    const submit = await http.call('POST', `${reviewBaseUrl}/api/asset/upload/sync`, {
+      headers: { 'x-access-token': 'sandbox-review-token', 'x-track-id': trackId(), 'content-type': 'application/json' },
+      json: { images: ['https://cdn.example.com/a.jpg'] },
+    });
+    expect(submit.json.status).toBe('completed');
+    const log = await http.call('GET', `${reviewBaseUrl}/__sandbox/requests`);
+    expect(log.json.map((e: { operation: string }) => e.operation)).toEqual(['video.create', 'review.submitSync']);
+
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+    await waitFor(() => stdout.includes('sandbox stopped'), 10_000, 'the stop line');
+    await expect(http.call('GET', `${videoBaseUrl}/__sandbox/requests`)).rejects.toThrow();
+    expect(stderr).not.toContain('sandbox: error');
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
