@@ -3,7 +3,7 @@
 // image to review and a prompt) while printing its progress; then stops everything it started.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import { startCallbackServer } from './callbacks/server.js';
 import { startDevServer } from './dev/temporal-dev-server.js';
@@ -28,6 +28,8 @@ const line = (p: Progress) =>
 
 async function main() {
   const started = Date.now();
+  // The demo prints its own progress; the SDK's per-worker INFO lines would drown it.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const server = await startDevServer({ ui: true });
   console.log(`Temporal dev server ${server.cliVersion} at ${server.address}`);
   console.log(`Temporal Web UI: ${server.uiUrl}`);

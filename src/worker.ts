@@ -35,8 +35,10 @@ export async function runWorker(env: Record<string, string | undefined> = proces
       shutdownGraceTime: '10s',
       ...extra,
     });
+    // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown of running workers.
+    const running = worker.run();
     console.log(`worker: task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), callbacks ${callbacks.publicUrl ? 'on' : 'off (polling)'}`);
-    await worker.run();
+    await running;
     console.log('worker: stopped');
   } finally {
     await Promise.allSettled([video.close(), review.close(), connection.close()]);
@@ -44,7 +46,10 @@ export async function runWorker(env: Record<string, string | undefined> = proces
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runWorker().catch((err: unknown) => {
+  // The SDK runtime turns these signals into a graceful shutdown, then stops listening; these no-op
+  // listeners keep a loader (tsx) or Node's default from killing the process before the drain is done.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+  runWorker().then(() => process.exit(0)).catch((err: unknown) => {
     console.error(`worker: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });

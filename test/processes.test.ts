@@ -1,0 +1,89 @@
+// The package's own processes, run as a user would: the worker (clear exit when Temporal is unreachable,
+// clean stop on SIGTERM) and the README's main-job command (`npm run demo`: exits 0, leaves nothing behind).
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../src/dev/temporal-dev-server.js';
+import { startSandbox } from '../src/sandbox/index.js';
+import { temporalAddress } from './support/temporal.js';
+
+function run(args: string[], env: Record<string, string>, onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string; pid: number }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, (s) => child.kill(s));
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr, pid: child.pid ?? 0 }));
+  });
+}
+
+const serviceEnv = {
+  VIDEO_API_BASE_URL: 'http://127.0.0.1:9/video',
+  VIDEO_API_KEY: 'k-test',
+  REVIEW_API_BASE_URL: 'http://127.0.0.1:9/review',
+  REVIEW_ACCESS_TOKEN: 't-test',
+};
+
+describe('worker process', () => {
+  it('exits 1 with one clear line when the Temporal server cannot be reached', async () => {
+    const port = await freePort();
+    const r = await run(['src/worker.ts'], { ...serviceEnv, TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^worker: cannot reach the Temporal server at 127\\.0\\.0\\.1:${port}`));
+  });
+
+  it('refuses an invalid configuration naming the variable, without printing secrets', async () => {
+    const r = await run(['src/worker.ts'], { ...serviceEnv, VIDEO_API_BASE_URL: 'not a url', VIDEO_API_KEY: 'super-secret-key' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('VIDEO_API_BASE_URL');
+    expect(r.stderr).not.toContain('super-secret-key');
+  });
+
+  it('connects, polls, and stops cleanly on SIGTERM', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const r = await run(
+        ['src/worker.ts'],
+        {
+          TEMPORAL_ADDRESS: temporalAddress(),
+          TEMPORAL_TASK_QUEUE: `proc-${Date.now()}`,
+          VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
+          VIDEO_API_KEY: sandbox.apiKey,
+          REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
+          REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+        },
+        (out, kill) => {
+          if (out.includes('worker: task queue')) kill('SIGTERM');
+        },
+      );
+      expect(r.stdout).toContain('worker: task queue');
+      expect(r.stdout).toContain('worker: stopped');
+      expect(r.code).toBe(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('npm run demo (the README main-job command)', () => {
+  it('runs one ReviewThenGenerate job on embedded defaults, exits 0 and leaves no process behind', async () => {
+    const r = await run(['src/demo.ts'], {});
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Temporal dev server temporal version \S+/);
+    expect(r.stdout).toMatch(/Temporal Web UI: http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(/done: task \S+ succeeded/);
+    expect(r.stdout).toContain('"video.create":1');
+    const address = /Temporal dev server .* at (\S+)/.exec(r.stdout)?.[1];
+    expect(address).toBeDefined();
+    const port = address!.split(':').pop()!;
+    const ps = spawnSync('ps', ['-eo', 'pid,ppid,args'], { encoding: 'utf8' }).stdout;
+    const leftovers = ps.split('\n').filter((l) => l.includes('start-dev') && l.includes(`--port ${port}`));
+    expect(leftovers).toEqual([]);
+    expect(ps.split('\n').filter((l) => new RegExp(`^\\s*\\d+\\s+${r.pid}\\s`).test(l))).toEqual([]);
+  }, 180_000);
+});
