@@ -10,6 +10,7 @@ import type { ReviewClient } from '../services/review/client.js';
 import { isFinalReviewStatus, type ReviewSubmitBody, type ReviewTask } from '../services/review/schemas.js';
 import type { VideoClient } from '../services/video/client.js';
 import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../services/video/schemas.js';
+import { createBatchActivities } from './batch.js';
 import { evidenceOf, redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { QueryPacer } from './query-pacing.js';
 
@@ -116,6 +117,7 @@ export function createActivities(deps: ActivityDependencies) {
   }
 
   return {
+    ...createBatchActivities(),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string }> {
       const body: ReviewSubmitBody = {
         images: input.urls,
