@@ -1,0 +1,188 @@
+// The package as a user gets it: `npm pack`, installed from the tarball into a fresh project that has only
+// the package's declared dependencies, a worker there registering our workflows and activities next to
+// one of its own, our callback handler mounted in that project's own node:http server, one job on the
+// sandbox and the run's dev server, and a type-check of the project with tsc --noEmit.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+// Sources of the user's project live as .ts.txt so that the repo's own tsc does not check them against an
+// unbuilt dist/; they are copied as .ts and type-checked inside the project instead.
+const projectFiles = fileURLToPath(new URL('./project/', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without what an enclosing `npm test` put there about this repo's own package. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^npm_(package|lifecycle)_/i.test(k) || /^npm_config_(local_prefix|prefix|global)$/i.test(k) || k === 'INIT_CWD') continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}, timeoutMs = 300_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function expectOk(r: Run, what: string): void {
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`);
+}
+
+let dir: string;
+let project: string;
+let packedFiles: string[];
+let tarball: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rtg-pack-'));
+  project = join(dir, 'my-app');
+
+  // `npm pack` runs `prepack`, which builds dist/ from src/.
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', dir], repo);
+  expectOk(pack, 'npm pack');
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(dir, info!.filename);
+  packedFiles = info!.files.map((f) => f.path).sort();
+
+  copyProject();
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'my-app',
+        version: '1.0.0',
+        private: true,
+        type: 'module',
+        // Same pin as the repo: the registry lacks @swc/core 1.16.22's platform builds.
+        overrides: { '@swc/core': '1.16.18' },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const install = await run(
+    'npm',
+    ['install', tarball, 'typescript@5.9', '@types/node@20', 'tsx', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    project,
+    {},
+    540_000,
+  );
+  expectOk(install, 'npm install of the packed tarball');
+}, 600_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The user's project: its sources and tsconfig, from test/package/project/. */
+function copyProject(): void {
+  mkdirSync(project, { recursive: true });
+  for (const name of readdirSync(projectFiles)) {
+    const target = name.endsWith('.ts.txt') ? name.slice(0, -'.txt'.length) : name;
+    copyFileSync(join(projectFiles, name), join(project, target));
+  }
+}
+
+describe('the packed package in a fresh project', () => {
+  it('contains only dist/ (with declaration files), README and package.json', () => {
+    const unexpected = packedFiles.filter((p) => !(p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p.startsWith('dist/')));
+    expect(unexpected).toEqual([]);
+    for (const entry of ['index', 'activities/public', 'workflows/index', 'workflows-path', 'callbacks/index', 'sandbox/index']) {
+      expect(packedFiles).toContain(`dist/${entry}.js`);
+      expect(packedFiles).toContain(`dist/${entry}.d.ts`);
+    }
+    // Development-only code (dev server starter, demo) and source maps stay out.
+    expect(packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map'))).toEqual([]);
+  });
+
+  it('imports, in code and declarations, nothing but node: builtins and its declared dependencies', () => {
+    const installed = join(project, 'node_modules', 'temporal-review-video');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const declared = new Set(Object.keys(manifest.dependencies));
+    const undeclared = new Set<string>();
+    for (const file of packedFiles.filter((p) => p.endsWith('.js') || p.endsWith('.d.ts'))) {
+      const text = readFileSync(join(installed, file), 'utf8');
+      // Static import/export statements (possibly over several lines) and import("x") types or calls.
+      const statements = text.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm);
+      const calls = text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g);
+      for (const m of [...statements, ...calls]) {
+        const spec = m[1]!;
+        if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!declared.has(name)) undeclared.add(`${name} (${file})`);
+      }
+    }
+    expect([...undeclared]).toEqual([]);
+  });
+
+  it('runs ReviewThenGenerate from a user worker next to its own activity, callbacks through the mounted handler', async () => {
+    const r = await run(join(project, 'node_modules', '.bin', 'tsx'), ['run.ts'], project, {
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    }, 170_000);
+    expectOk(r, 'the project run script');
+    const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+
+    // The job succeeded with the approved Asset:// address.
+    expect(out.result.state).toBe('succeeded');
+    expect(out.result.videoUrl).toMatch(/^https?:\/\/.+\.mp4$/);
+    expect(out.result.assets[0].assetUrl).toMatch(/^Asset:\/\//);
+    // Callbacks, not polling, woke the run: exactly the four calls of a job with callbacks.
+    expect(out.directOps).toEqual({ 'review.submitAsync': 1, 'review.query': 1, 'video.create': 1, 'video.get': 1 });
+    expect(out.progress.callbacks.review).toBeGreaterThanOrEqual(1);
+    expect(out.progress.callbacks.video).toBeGreaterThanOrEqual(1);
+
+    // The services called the user's own server, under its /hooks prefix, and our handler signalled the run.
+    for (const kind of ['review', 'video']) {
+      const delivered = out.deliveries.filter((d: { kind: string }) => d.kind === kind);
+      expect(delivered.length).toBeGreaterThanOrEqual(1);
+      for (const d of delivered) {
+        expect(d.url.startsWith(`${out.appUrl}/hooks/callbacks/${kind}/`)).toBe(true);
+        expect(d).toMatchObject({ outcome: 'delivered', httpStatus: 202 });
+      }
+      expect(out.handlerOutcomes).toContainEqual({ kind, workflowId: out.workflowId, status: 202, outcome: 'accepted' });
+    }
+    // The user's own routes still answer.
+    expect(out.health).toBe('ok');
+
+    // The user's workflow ran ours as a child, then the user's own activity on the same worker.
+    expect(out.published).toMatch(/^published https?:\/\/.+\.mp4$/);
+    expect(out.activityNames.own).toEqual(['myOwnActivity']);
+    expect(out.activityNames.ours.length).toBeGreaterThanOrEqual(6);
+    for (const name of out.activityNames.ours) expect(name).toMatch(/^rtg[A-Z]/);
+
+    // workflowsPath: the root constant, the subpath and import.meta.resolve agree on the installed file.
+    expect(out.workflowsPath.exists).toBe(true);
+    expect(out.workflowsPath.root).toBe(out.workflowsPath.subpath);
+    expect(out.workflowsPath.resolved).toBe(out.workflowsPath.root);
+    expect(out.workflowsPath.root).toContain(join('node_modules', 'temporal-review-video', 'dist', 'workflows', 'index.js'));
+    expect(out.failureTypes).toContain('ReviewRejected');
+  }, 180_000);
+
+  it('type-checks the user project with tsc --noEmit (strict, NodeNext)', async () => {
+    const r = await run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], project, {}, 170_000);
+    expectOk(r, 'tsc --noEmit in the user project');
+  }, 180_000);
+});
