@@ -33,6 +33,8 @@ export interface Progress {
   queries: { review: number; video: number };
   callbacks: { review: number; video: number; ignored: number };
   lastError?: string;
+  /** Tasks of this run left by an ambiguous create that was resubmitted, cancelled by the run. */
+  orphanTasksCancelled?: string[];
 }
 
 export const progressQuery = defineQuery<Progress>('progress');

@@ -2,3 +2,4 @@
 // nothing that breaks the deterministic workflow sandbox.
 export { ReviewThenGenerate } from './review-then-generate.js';
 export { ReviewThenGenerateBatch } from './batch.js';
+export { GenerateAndPoll } from './generate-and-poll.js';

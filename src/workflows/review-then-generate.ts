@@ -92,10 +92,12 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     run.setStage('creating');
     const taskId = await CancellationScope.nonCancellable(() => createOnce(job, run, workflowId, withAssets(job.task, assets)));
     run.setTaskId(taskId);
+    watchForOrphans(run);
     if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('cancelled while the video task was being created');
 
     run.setStage('generating');
     const task = await waitForVideo(job, run, taskId);
+    await cancelOrphans(run);
     run.setStage('succeeded');
     return {
       taskId,
@@ -112,13 +114,39 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       if (taskId) {
         await CancellationScope.nonCancellable(() => run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel video task ${taskId}` }, [{ taskId }]));
       }
+      await cancelOrphans(run);
       run.setStage('cancelled');
       throw err;
     }
     const failure = asPublicFailure(err, run.progress.stage);
+    await cancelOrphans(run);
     run.fail(failure);
     throw failure;
   }
+}
+
+/**
+ * A task that a video callback named but that is not the run's task can only come from an earlier create
+ * of this run that was answered ambiguously and then resubmitted (callback URLs are signed per run): it
+ * is cancelled, so that one job never leaves two tasks generating.
+ */
+async function cancelOrphans(run: RunState): Promise<void> {
+  for (const orphan of run.orphanTaskIds()) {
+    run.progress.orphanTasksCancelled = [...(run.progress.orphanTasksCancelled ?? []), orphan];
+    await CancellationScope.nonCancellable(() =>
+      run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [{ taskId: orphan }]),
+    ).catch(() => undefined); // best effort: the run's own outcome does not depend on it
+  }
+}
+
+/** Cancels orphans as soon as a callback reveals them, while the run waits for its own task. */
+function watchForOrphans(run: RunState): void {
+  void (async () => {
+    for (;;) {
+      await condition(() => run.orphanTaskIds().length > 0);
+      await cancelOrphans(run);
+    }
+  })().catch(() => undefined); // ends with the run (its condition is cancelled with the root scope)
 }
 
 const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
@@ -151,6 +179,8 @@ class RunState {
   private pendingVideoCallback = false;
   /** Task ids named by video callbacks, in arrival order (used to resolve an ambiguous create). */
   readonly videoCallbackTaskIds: string[] = [];
+  /** Every task id named by a (signed) video callback of this run. */
+  private readonly namedVideoTaskIds = new Set<string>();
 
   constructor(private readonly job: ReviewThenGenerateJob) {
     this.acts = activitiesFor(job.timing);
@@ -199,8 +229,14 @@ class RunState {
     this.anonymousReviewCallback = false;
   }
 
+  orphanTaskIds(): string[] {
+    const handled = new Set([this.progress.taskId, ...(this.progress.orphanTasksCancelled ?? [])]);
+    return [...this.namedVideoTaskIds].filter((id) => !handled.has(id));
+  }
+
   onVideoCallback(s: CallbackSignal) {
     this.progress.callbacks.video++;
+    if (s.taskId) this.namedVideoTaskIds.add(s.taskId);
     const current = this.progress.taskId;
     if (s.taskId && current && s.taskId !== current) {
       this.progress.callbacks.ignored++;

@@ -1,6 +1,7 @@
 // Create is never retried blindly: 500 after commit, 500 before commit, and a hang past the client
 // time-out each end with exactly one video task in the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { progressQuery } from '../../src/workflows/definitions.js';
 import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
 
@@ -70,5 +71,25 @@ describe('idempotent create', () => {
     expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(1_000 - 1);
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(second.taskId).toBe(stack.sandbox.videoTasks()[0]!.id);
+  });
+});
+
+describe('orphans of an ambiguous create', () => {
+  it('a task revealed by a late callback after the resubmit is cancelled at once; the run keeps its own task', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setVideoOutcome({ promptIncludes: 'late callback' }, 'succeeded', 8_000);
+    // The first create commits but answers 500, and its callbacks arrive only after the grace.
+    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.setCallbackFault({ kind: 'video', mode: 'delay', delayMs: 2_500, times: 1 });
+    const input = imageJob(undefined, { timing: { ...fastTiming, createAmbiguityGraceMs: 1_000 } });
+    (input.task.content as Array<{ text?: string }>)[0]!.text = 'a late callback story';
+    const handle = await stack.start(input);
+    const result = await handle.result();
+    const tasks = stack.sandbox.videoTasks();
+    expect(tasks).toHaveLength(2);
+    const orphan = tasks.find((t) => t.id !== result.taskId)!;
+    expect(orphan.status).toBe('cancelled');
+    expect(stack.sandbox.requests().filter((r) => r.operation === 'video.cancel').map((r) => r.path)).toEqual([expect.stringContaining(orphan.id)]);
+    expect((await handle.query(progressQuery)).orphanTasksCancelled).toEqual([orphan.id]);
   });
 });

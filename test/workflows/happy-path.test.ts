@@ -99,6 +99,15 @@ describe('ReviewThenGenerate happy path', () => {
     expect(g3).toBeLessThan(4_900);
   });
 
+  it('review.mode "sync" reviews with one synchronous submit per batch and no review query', async () => {
+    stack.sandbox.reset();
+    const input = imageJob('https://cdn.example.com/sync/one.webp');
+    input.review = { mode: 'sync' };
+    const result = await (await stack.start(input)).result();
+    expect(result.assets[0]!.assetUrl).toMatch(/^Asset:\/\//);
+    expect(countOps(stack.sandbox)).toEqual({ 'review.submitSync': 1, 'video.create': 1, 'video.get': 1 });
+  });
+
   it('reviews many URLs grouped by type in batches of at most 50, in parallel', async () => {
     stack.sandbox.reset();
     const images = Array.from({ length: 60 }, (_, i) => `https://cdn.example.com/many/img-${i}.jpg`);

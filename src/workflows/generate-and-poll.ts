@@ -1,0 +1,215 @@
+// GenerateAndPoll: one task on an asynchronous gateway entry point (unified video, vendor A, vendor B,
+// /v1/videos, aigc-images), created once, then polled on its query path until a final state.
+// Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
+// and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
+import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep, TimeoutFailure } from '@temporalio/workflow';
+import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
+import { FailureType, InternalFailureType } from '../failure-types.js';
+import type { GatewayTaskEntryPoint, TaskReading } from '../services/video/gateway-adapters.js';
+import { validateGenerateAndPollInput, type GenerateAndPollInput, type GenerateAndPollJob, type GenerateAndPollTiming } from './generate-and-poll-input.js';
+
+export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
+
+export interface GenerateAndPollProgress {
+  stage: GenerateAndPollStage;
+  entryPoint: GatewayTaskEntryPoint | undefined;
+  taskId?: string;
+  /** The last state seen, exactly as the service wrote it (an unknown state shows here too). */
+  state?: string;
+  /** How that state reads: pending, unknown (never final), or a final outcome. */
+  reading?: TaskReading;
+  /** Create requests sent (more than 1 only with resubmitOnAmbiguity). */
+  creates: number;
+  queries: number;
+  lastError?: string;
+}
+
+export const generateAndPollProgressQuery = defineQuery<GenerateAndPollProgress>('progress');
+
+export interface GenerateAndPollResult {
+  entryPoint: GatewayTaskEntryPoint;
+  taskId: string;
+  state: 'succeeded';
+  /** The success state as received (e.g. `succeed`, `success`, `completed`). */
+  rawState: string | undefined;
+  /** The first result URL found in the record, if any. */
+  url: string | undefined;
+  /** The last task record, whole (callback addresses redacted). */
+  task: unknown;
+  queries: number;
+}
+
+function activitiesFor(timing: GenerateAndPollTiming) {
+  const startToCloseTimeout = timing.callTimeoutMs;
+  const creating = proxyActivities<GatewayActivities>({
+    startToCloseTimeout,
+    retry: {
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumInterval: '30s',
+      maximumAttempts: 8,
+      nonRetryableErrorTypes: [FailureType.InvalidInput, FailureType.Unauthorized, FailureType.VideoRequestRejected, InternalFailureType.CreateAmbiguous],
+    },
+  });
+  /** Each attempt is one query and sets the delay before the next (interval, Retry-After, backoff). */
+  const polling = (scheduleToCloseMs: number) =>
+    proxyActivities<GatewayActivities>({
+      startToCloseTimeout,
+      scheduleToCloseTimeout: scheduleToCloseMs,
+      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '4s' },
+    });
+  return { creating, polling };
+}
+
+type RunActivities = ReturnType<typeof activitiesFor>;
+
+export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<GenerateAndPollResult> {
+  const progress: GenerateAndPollProgress = { stage: 'creating', entryPoint: undefined, creates: 0, queries: 0 };
+  setHandler(generateAndPollProgressQuery, () => progress);
+  const validation = validateGenerateAndPollInput(input);
+  if (!validation.ok) {
+    const failure = ApplicationFailure.create({
+      type: FailureType.InvalidInput,
+      message: `invalid input: ${validation.problems.map((p) => `${p.field}: ${p.rule}`).join('; ')}`,
+      nonRetryable: true,
+      details: [{ problems: validation.problems }],
+    });
+    fail(progress, failure);
+    throw failure;
+  }
+  const job = validation.job;
+  progress.entryPoint = job.entryPoint;
+  const acts = activitiesFor(job.timing);
+  try {
+    const created = await createOnce(job, acts, progress);
+    progress.taskId = created.taskId;
+    if (created.state !== undefined) progress.state = created.state;
+    progress.reading = created.reading;
+    progress.stage = 'polling';
+    const task = await pollUntilFinal(job, acts, progress, created);
+    return outcome(job, task, progress);
+  } catch (err) {
+    const failure = publicFailure(err);
+    fail(progress, failure);
+    throw failure;
+  }
+}
+
+function fail(progress: GenerateAndPollProgress, err: unknown) {
+  progress.stage = 'failed';
+  progress.lastError = err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * One create. An ambiguous outcome (500, time-out, reset, unreadable 2xx) is never resubmitted by
+ * default: these entry points have no callback that could name the task, so a second create could only
+ * guess. The run fails with the evidence; `resubmitOnAmbiguity` opts into one resubmission after a grace.
+ */
+async function createOnce(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress): Promise<GatewayCreateResult> {
+  for (let attempt = 1; ; attempt++) {
+    progress.creates = attempt;
+    try {
+      return await acts.creating.rtgCreateGatewayTask.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
+        { entryPoint: job.entryPoint, body: job.body, ...(job.queryKind ? { queryKind: job.queryKind } : {}), ...(job.checkWellKnown ? { checkWellKnown: true } : {}) },
+      ]);
+    } catch (err) {
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      if (!(cause instanceof ApplicationFailure) || cause.type !== InternalFailureType.CreateAmbiguous) throw err;
+      progress.lastError = `create ambiguous (${attempt}): ${cause.message}`;
+      if (!job.resubmitOnAmbiguity || attempt >= 2) {
+        throw ApplicationFailure.create({
+          type: FailureType.GenerationFailed,
+          message:
+            `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
+            `(${cause.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
+          nonRetryable: true,
+          details: [{ entryPoint: job.entryPoint, createRequests: attempt, evidence: [...(cause.details ?? [])] }],
+        });
+      }
+      progress.stage = 'ambiguity-grace';
+      if (job.timing.createAmbiguityGraceMs > 0) await sleep(job.timing.createAmbiguityGraceMs);
+      progress.stage = 'creating';
+    }
+  }
+}
+
+class PollTimedOut extends Error {
+  constructor(readonly taskId: string, timeoutMs: number) {
+    super(`task ${taskId} not final after ${timeoutMs} ms`);
+  }
+}
+
+async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress, created: GatewayCreateResult): Promise<GatewayTaskSummary> {
+  const t = job.timing;
+  const deadline = Date.now() + t.generationTimeoutMs;
+  let lastState: string | null = created.state ?? null;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
+    let task: GatewayTaskSummary;
+    try {
+      task = await acts.polling(Math.max(remaining, 1_000)).rtgQueryGatewayTask.executeWithOptions({ summary: `poll ${job.entryPoint} task ${created.taskId}` }, [
+        {
+          entryPoint: job.entryPoint,
+          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
+          taskId: created.taskId,
+          minIntervalMs: t.minQueryIntervalMs,
+          cadenceMs: t.pollIntervalMs,
+          untilFinal: true,
+          returnOnChangeFrom: lastState,
+        },
+      ]);
+    } catch (err) {
+      if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
+      throw err;
+    }
+    progress.queries += task.queries || 1;
+    if (task.state !== undefined) progress.state = task.state;
+    progress.reading = task.reading;
+    if (task.final) return task;
+    // The state changed but is not final: shown in progress; the next query keeps the interval.
+    lastState = task.state ?? null;
+    const wait = Math.min(t.pollIntervalMs, deadline - Date.now());
+    if (wait > 0) await sleep(wait);
+  }
+}
+
+function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: GenerateAndPollProgress): GenerateAndPollResult {
+  const evidence = [{ entryPoint: job.entryPoint, taskId: task.taskId, state: task.state, error: task.error, record: task.raw }];
+  const said = task.error?.message ?? task.error?.code;
+  switch (task.reading) {
+    case 'succeeded':
+      progress.stage = 'succeeded';
+      return { entryPoint: job.entryPoint, taskId: task.taskId, state: 'succeeded', rawState: task.state, url: task.url, task: task.raw, queries: progress.queries };
+    case 'cancelled':
+      throw ApplicationFailure.create({ type: FailureType.GenerationCancelled, message: `${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`, nonRetryable: true, details: evidence });
+    case 'expired':
+      throw ApplicationFailure.create({ type: FailureType.GenerationExpired, message: `${job.entryPoint} task ${task.taskId} expired (${task.state})`, nonRetryable: true, details: evidence });
+    default:
+      throw ApplicationFailure.create({
+        type: FailureType.GenerationFailed,
+        message: `${job.entryPoint} task ${task.taskId} ended ${task.state ?? 'without a state'}${said ? `: ${said}` : ''}`,
+        nonRetryable: true,
+        details: evidence,
+      });
+  }
+}
+
+const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
+
+/** Callers see one ApplicationFailure of a public type; activity wrappers are unwrapped, evidence kept. */
+function publicFailure(err: unknown): unknown {
+  if (err instanceof PollTimedOut) {
+    return ApplicationFailure.create({ type: FailureType.GenerationTimedOut, message: err.message, nonRetryable: true, details: [{ taskId: err.taskId }] });
+  }
+  if (err instanceof ApplicationFailure && err.type && PUBLIC_FAILURE_TYPES.has(err.type)) return err;
+  if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const causeType = cause instanceof ApplicationFailure ? cause.type : undefined;
+  return ApplicationFailure.create({
+    type: causeType && PUBLIC_FAILURE_TYPES.has(causeType) ? causeType : FailureType.GenerationFailed,
+    message: cause?.message ?? err.message,
+    nonRetryable: true,
+    details: cause instanceof ApplicationFailure ? [...(cause.details ?? [])] : [],
+  });
+}
