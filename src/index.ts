@@ -1,6 +1,6 @@
-// The package root, for callers that start, watch or cancel ReviewThenGenerate runs: the workflow's name,
-// its input and result types, the signals and query, the failure type names, and configuration helpers.
-// Nothing here loads @temporalio/worker: a web service that only starts runs stays light.
+// The package root, for callers that start, watch or cancel runs: the client helpers, the input and
+// result types, the signals and queries, the failure type names, and configuration helpers.
+export * from './client/index.js';
 export { FailureType } from './failure-types.js';
 export {
   DEFAULT_TIMING,
@@ -25,6 +25,13 @@ export {
   type Stage,
 } from './workflows/definitions.js';
 export { allSearchAttributes, BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from './workflows/search-attributes.js';
+export {
+  GENERATE_AND_POLL_DEFAULT_TIMING,
+  validateGenerateAndPollInput,
+  type GenerateAndPollInput,
+  type GenerateAndPollTiming,
+} from './workflows/generate-and-poll-input.js';
+export type { GenerateAndPollProgress, GenerateAndPollResult, GenerateAndPollStage } from './workflows/generate-and-poll.js';
 export { workflowsPath } from './workflows-path.js';
 export {
   ConfigError,
@@ -38,7 +45,5 @@ export {
 } from './config.js';
 export { RequestValidationError, ServiceError, type ValidationIssue } from './services/errors.js';
 
-/** The workflow type to start (also the exported function name in `temporal-review-video/workflows`). */
-export const WORKFLOW_TYPE = 'ReviewThenGenerate';
 /** The task queue of our standalone worker; in your own worker, use your own queue. */
 export const DEFAULT_TASK_QUEUE = 'video-generation';

@@ -172,6 +172,9 @@ describe('the packed package in a fresh project', () => {
     expect(out.activityNames.own).toEqual(['myOwnActivity']);
     expect(out.activityNames.ours.length).toBeGreaterThanOrEqual(6);
     for (const name of out.activityNames.ours) expect(name).toMatch(/^rtg[A-Z]/);
+    // activitiesFromEnv builds the same set from the variables it is given, and names a missing one.
+    expect(out.envActivities).toEqual({ names: out.activityNames.ours, callbacksOn: true });
+    expect(out.envError).toMatch(/^ConfigError: .*VIDEO_API_BASE_URL/);
 
     // workflowsPath: the root constant, the subpath and import.meta.resolve agree on the installed file.
     expect(out.workflowsPath.exists).toBe(true);
