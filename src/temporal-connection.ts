@@ -1,12 +1,12 @@
-// Connections to Temporal from our processes (worker, callback receiver, CLI, client helpers).
+// Client connections to Temporal (callback receiver, CLI, client helpers). Kept free of
+// @temporalio/worker so that client-only users never load the worker's native module.
 // TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE come from our config (with the design's defaults); API key, TLS
 // and profiles are honoured through @temporalio/envconfig (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE).
 import { Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from './config.js';
 
-function envconfigOptions(temporal: TemporalConfig) {
+export function envconfigOptions(temporal: TemporalConfig) {
   let base: Record<string, unknown> = {};
   try {
     base = { ...loadClientConnectConfig().connectionOptions };
@@ -26,8 +26,4 @@ export function unreachableMessage(temporal: TemporalConfig, err: unknown): stri
 
 export async function connectToTemporal(temporal: TemporalConfig): Promise<Connection> {
   return Connection.connect({ ...envconfigOptions(temporal), connectTimeout: '10s' });
-}
-
-export async function connectWorkerToTemporal(temporal: TemporalConfig): Promise<NativeConnection> {
-  return NativeConnection.connect(envconfigOptions(temporal));
 }

@@ -6,7 +6,8 @@ import { createActivities } from './activities/index.js';
 import { loadCallbackConfig, loadServicesConfig, loadTemporalConfig, type CallbackConfig } from './config.js';
 import { ReviewClient } from './services/review/client.js';
 import { VideoClient } from './services/video/client.js';
-import { connectWorkerToTemporal, unreachableMessage } from './temporal-connection.js';
+import { unreachableMessage } from './temporal-connection.js';
+import { connectWorkerToTemporal } from './temporal-worker-connection.js';
 import { workflowsPath } from './workflows-path.js';
 
 export function callbackSettings(c: CallbackConfig) {
