@@ -12,6 +12,7 @@ import type { VideoClient } from '../services/video/client.js';
 import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../services/video/schemas.js';
 import { createBatchActivities } from './batch.js';
 import { evidenceOf, redactCallbackUrls, toApplicationFailure } from './failures.js';
+import { createGatewayActivities } from './gateway.js';
 import { QueryPacer } from './query-pacing.js';
 
 export interface ActivityDependencies {
@@ -118,6 +119,7 @@ export function createActivities(deps: ActivityDependencies) {
 
   return {
     ...createBatchActivities(),
+    ...createGatewayActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string }> {
       const body: ReviewSubmitBody = {
         images: input.urls,

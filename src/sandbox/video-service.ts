@@ -3,6 +3,7 @@
 // Task life: queued -> running -> succeeded | failed | expired | cancelled over videoDurationMs.
 import { videoAuthProblem } from './auth.js';
 import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
+import { GatewaySandbox } from './gateway.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
 import { checkVideoCreate, describeIssues, type Issue, type VideoCreate } from './validation.js';
@@ -41,10 +42,13 @@ export class VideoService implements ServiceHandler {
   private tasks = new Map<string, VideoTaskState>();
   private outcomes: ScriptedOutcome[] = [];
   private readonly cancelPattern: RegExp;
+  /** The spec's other entry points (gateway.ts); scripted outcomes apply to their tasks too. */
+  private readonly gateway: GatewaySandbox;
 
   constructor(private readonly ctx: ServiceContext) {
     const [before, after] = ctx.options.cancelPath.split('{id}') as [string, string | undefined];
     this.cancelPattern = new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after ?? '')}$`);
+    this.gateway = new GatewaySandbox(ctx, (model, prompt) => this.outcomes.find((o) => matches(o.match, { model, prompt } as VideoCreate)));
   }
 
   route(method: string, pathname: string): RouteInfo {
@@ -55,10 +59,11 @@ export class VideoService implements ServiceHandler {
     if (method === 'POST' && pathname === '/v1/task/create') return { operation: 'video.create' };
     const get = /^\/v1\/task\/get\/([^/]+)$/.exec(pathname);
     if (method === 'GET' && get) return { operation: 'video.get', taskId: decodeURIComponent(get[1] ?? '') };
-    return { operation: 'other' };
+    return this.gateway.route(method, pathname) ?? { operation: 'other' };
   }
 
   async handle(req: ServiceRequest): Promise<Reply> {
+    if (req.route.operation === 'other' && this.gateway.owns(req.url.pathname)) return this.gateway.handle(req);
     // Generated files are public downloads.
     const file = /^\/videos\/([^/]+)\.mp4$/.exec(req.url.pathname);
     if (req.method === 'GET' && file) {
@@ -90,13 +95,15 @@ export class VideoService implements ServiceHandler {
   }
 
   summaries(): VideoTaskSummary[] {
-    return [...this.tasks.values()].map((t) => ({ id: t.id, status: t.status, model: t.model, body: t.body, createdAt: t.createdAt }));
+    const native = [...this.tasks.values()].map((t): VideoTaskSummary => ({ id: t.id, status: t.status, model: t.model, body: t.body, createdAt: t.createdAt }));
+    return [...native, ...this.gateway.summaries()];
   }
 
   reset(): void {
     for (const t of this.tasks.values()) this.ctx.scheduler.cancel(t.timer);
     this.tasks.clear();
     this.outcomes = [];
+    this.gateway.reset();
   }
 
   private create(req: ServiceRequest): Reply {

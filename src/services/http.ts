@@ -3,7 +3,7 @@
 // ServiceError that says whether the request may have taken effect. Secrets are the caller's headers
 // only: nothing here puts a header value into an error.
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool } from 'undici';
+import { Pool, type FormData } from 'undici';
 import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
@@ -29,7 +29,7 @@ export interface HttpRequest {
   /** Path below the base URL, starting with `/`, path parameters already encoded. */
   path: string;
   headers: Record<string, string>;
-  /** Sent as JSON when present. */
+  /** Sent as JSON when present; a FormData is sent as multipart/form-data (undici writes the boundary). */
   body?: unknown;
 }
 
@@ -68,6 +68,12 @@ function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> } | undefined;
   const code = e?.code ?? e?.cause?.code ?? e?.errors?.[0]?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** The test undici itself applies, so a FormData from undici or from Node's globals both qualify. */
+export function isFormData(value: unknown): value is FormData {
+  const v = value as { append?: unknown; getAll?: unknown; [Symbol.toStringTag]?: unknown } | null | undefined;
+  return typeof v?.append === 'function' && typeof v.getAll === 'function' && v[Symbol.toStringTag] === 'FormData';
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -110,11 +116,12 @@ export class ServiceHttp {
     const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), this.timeoutMs);
     try {
       const hasBody = req.body !== undefined;
+      const form = isFormData(req.body) ? req.body : undefined;
       const res = await this.pool.request({
         method: req.method,
         path: this.basePath + req.path,
-        headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}), ...req.headers },
-        body: hasBody ? JSON.stringify(req.body) : null,
+        headers: { accept: 'application/json', ...(hasBody && !form ? { 'content-type': 'application/json' } : {}), ...req.headers },
+        body: form ?? (hasBody ? JSON.stringify(req.body) : null),
         signal: controller.signal,
       });
       const ok = res.statusCode >= 200 && res.statusCode < 300;

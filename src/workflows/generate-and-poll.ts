@@ -2,6 +2,7 @@
 // /v1/videos, aigc-images), created once, then polled on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
+import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
 import { FailureType, InternalFailureType } from '../failure-types.js';
@@ -160,7 +161,7 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
         },
       ]);
     } catch (err) {
-      if (err instanceof ActivityFailure && err.cause instanceof TimeoutFailure) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
+      if (isPollingTimeout(err)) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
       throw err;
     }
     progress.queries += task.queries || 1;
@@ -172,6 +173,15 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
     const wait = Math.min(t.pollIntervalMs, deadline - Date.now());
     if (wait > 0) await sleep(wait);
   }
+}
+
+/**
+ * The polling activity ran out of its schedule-to-close time: either an attempt was cut off (a
+ * TimeoutFailure), or the next retry would pass the deadline and the last attempt's failure (usually
+ * "not final yet") is reported with retry state TIMEOUT.
+ */
+function isPollingTimeout(err: unknown): boolean {
+  return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
 }
 
 function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: GenerateAndPollProgress): GenerateAndPollResult {

@@ -8,6 +8,8 @@ import { RequestValidationError } from '../errors.js';
 import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
 import { asRecord } from '../lenient.js';
 import { pathParam } from '../path-param.js';
+import { GatewayCaller, type GatewayCallOptions, type GatewayClientOptions, type GatewayRequest, type GatewayResponse, type JsonObject, type MultipartBody } from './gateway.js';
+import type { GatewayEndpointName } from './gateway-endpoints.js';
 import { createTaskResponseSchema, normalizeVideoTask, validateCreateTaskBody, type CreateTaskBody, type VideoTask } from './schemas.js';
 
 export class VideoClient {
@@ -16,9 +18,10 @@ export class VideoClient {
   readonly #http: ServiceHttp;
   readonly #cancelMethod: HttpMethod;
   readonly #cancelPath: string;
+  readonly #gateway: GatewayCaller;
 
   /** `accessToken?: never`: a config that also holds the review token does not type-check (and throws). */
-  constructor(config: VideoServiceConfig & { accessToken?: never }) {
+  constructor(config: VideoServiceConfig & { accessToken?: never; gateway?: GatewayClientOptions }) {
     assertServiceConfig('video', config);
     if (!config.cancelPath.startsWith('/') || !config.cancelPath.includes('{id}')) {
       throw new TypeError('VideoClient: config.cancelPath must start with / and contain {id}');
@@ -27,6 +30,7 @@ export class VideoClient {
     this.#cancelMethod = config.cancelMethod;
     this.#cancelPath = config.cancelPath;
     this.#http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, secrets: [config.apiKey] });
+    this.#gateway = new GatewayCaller((operation, method, path, body) => this.request(operation, method, path, body), config.gateway);
   }
 
   /** POST /v1/task/create. Validated first: a body breaking the spec throws RequestValidationError and nothing is sent. */
@@ -55,6 +59,60 @@ export class VideoClient {
     const res = await this.request(operation, this.#cancelMethod, path);
     return { raw: res.body };
   }
+
+  // The other entry points (spec: "Other entry points"; table in gateway-endpoints.ts). Bodies are JSON
+  // objects sent as given; answers are kept whole. ServiceError / RequestValidationError as above.
+
+  /** Any gateway entry point by name (what the gateway activities use). */
+  gateway(name: GatewayEndpointName, request?: GatewayRequest): Promise<GatewayResponse> {
+    return this.#gateway.call(name, request);
+  }
+
+  /** The path an entry point is called at; undefined when unavailable (vendor B configured create-only). */
+  gatewayPath(name: GatewayEndpointName): string | undefined {
+    return this.#gateway.pathTemplate(name);
+  }
+
+  /** POST /v1/video/generations (unified video, asynchronous). */
+  createVideoGeneration(body: JsonObject) { return this.gateway('videoGenerations', { body }); }
+  /** GET /v1/video/generations/{task_id} */
+  getVideoGeneration(taskId: string) { return this.gateway('videoGenerationsGet', { params: { task_id: taskId } }); }
+  /** POST /video-a/v1/videos/text2video (vendor A, asynchronous). */
+  createVendorAText2Video(body: JsonObject) { return this.gateway('vendorAText2Video', { body }); }
+  /** GET /video-a/v1/videos/text2video/{task_id} */
+  getVendorAText2Video(taskId: string) { return this.gateway('vendorAText2VideoGet', { params: { task_id: taskId } }); }
+  /** GET /video-a/v1/videos/image2video/{task_id} */
+  getVendorAImage2Video(taskId: string) { return this.gateway('vendorAImage2VideoGet', { params: { task_id: taskId } }); }
+  /** GET /video-a/v1/videos/omni-video/{task_id} */
+  getVendorAOmniVideo(taskId: string) { return this.gateway('vendorAOmniVideoGet', { params: { task_id: taskId } }); }
+  /** POST /video-b/ent/v2/text2video (vendor B, asynchronous). */
+  createVendorBText2Video(body: JsonObject) { return this.gateway('vendorBText2Video', { body }); }
+  /** GET of a vendor B task: not in the spec; the configured `gateway.vendorBQueryPath` (see gateway-endpoints.ts). */
+  getVendorBTask(taskId: string) { return this.gateway('vendorBTaskGet', { params: { task_id: taskId } }); }
+  /** POST /v1/videos (video task creation). */
+  createVideo(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('videos', { ...options, body }); }
+  /** GET /v1/videos/{video_id} */
+  getVideo(videoId: string) { return this.gateway('videosGet', { params: { video_id: videoId } }); }
+  /** POST /v1/chat/completions */
+  chatCompletions(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('chatCompletions', { ...options, body }); }
+  /** POST /v1/responses */
+  responses(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('responses', { ...options, body }); }
+  /** POST /v1beta/models/{model}:generateContent */
+  generateContent(model: string, body: JsonObject, options?: GatewayCallOptions) { return this.gateway('generateContent', { ...options, params: { model }, body }); }
+  /** POST /v1/messages */
+  messages(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('messages', { ...options, body }); }
+  /** POST /v1/images/generations */
+  imagesGenerations(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('imagesGenerations', { ...options, body }); }
+  /** POST /v1/images/edits: a JSON object, or a FormData sent as multipart/form-data. */
+  imagesEdits(body: JsonObject | MultipartBody, options?: GatewayCallOptions) { return this.gateway('imagesEdits', { ...options, body }); }
+  /** POST /v1/aigc-images/generations (asynchronous). */
+  createAigcImage(body: JsonObject) { return this.gateway('aigcImages', { body }); }
+  /** GET /v1/aigc-images/generations/{task_id} */
+  getAigcImage(taskId: string) { return this.gateway('aigcImagesGet', { params: { task_id: taskId } }); }
+  /** POST /v1beta/models/gemini-3-pro-image-preview:generateContent */
+  geminiProImage(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('geminiProImage', { ...options, body }); }
+  /** POST /v1beta/models/gemini-2.5-flash-image:generateContent */
+  geminiFlashImage(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('geminiFlashImage', { ...options, body }); }
 
   close(): Promise<void> {
     return this.#http.close();

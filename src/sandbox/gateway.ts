@@ -1,0 +1,157 @@
+// The other entry points of the video service ({base_url}, spec "Other entry points"), emulated: same
+// bearer auth as the native task API (review headers refused), JSON bodies (multipart too for images
+// edits), path parameters percent-decoded from one segment, synchronous answers and asynchronous task
+// lifecycles. Requests are logged and fault-matched as operation 'other': target a query with
+// `match.taskId`, a POST with `match.model` or `match.url` (a substring of the raw body).
+// Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
+import { videoAuthProblem } from './auth.js';
+import { randomHex, type ServiceContext } from './context.js';
+import { checkSyncBody, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { GatewayTasks, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
+import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
+import type { VideoTaskSummary } from './types.js';
+import { describeIssues, type Issue } from './validation.js';
+
+type Action = { sync: GatewaySyncKind } | { create: GatewayTaskKind } | { query: GatewayTaskKind };
+
+interface GatewayRoute {
+  method: 'GET' | 'POST';
+  /** Matched against the raw (still encoded) path: a parameter is one segment, `%2F` and `%3A` included. */
+  pattern: RegExp;
+  action: Action;
+  multipart?: boolean;
+}
+
+const ROUTES: GatewayRoute[] = [
+  { method: 'POST', pattern: /^\/v1\/video\/generations$/, action: { create: 'unifiedVideo' } },
+  { method: 'GET', pattern: /^\/v1\/video\/generations\/(?<id>[^/]+)$/, action: { query: 'unifiedVideo' } },
+  { method: 'POST', pattern: /^\/video-a\/v1\/videos\/text2video$/, action: { create: 'vendorA' } },
+  // One create, three query paths in the spec: a vendor A task is answered on each of them.
+  { method: 'GET', pattern: /^\/video-a\/v1\/videos\/(?:text2video|image2video|omni-video)\/(?<id>[^/]+)$/, action: { query: 'vendorA' } },
+  { method: 'POST', pattern: /^\/video-b\/ent\/v2\/text2video$/, action: { create: 'vendorB' } },
+  { method: 'GET', pattern: /^\/video-b\/ent\/v2\/tasks\/(?<id>[^/]+)\/creations$/, action: { query: 'vendorB' } },
+  { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' } },
+  { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)$/, action: { query: 'videos' } },
+  { method: 'POST', pattern: /^\/v1\/chat\/completions$/, action: { sync: 'chatCompletions' } },
+  { method: 'POST', pattern: /^\/v1\/responses$/, action: { sync: 'responses' } },
+  { method: 'POST', pattern: /^\/v1\/messages$/, action: { sync: 'messages' } },
+  { method: 'POST', pattern: /^\/v1\/images\/generations$/, action: { sync: 'imagesGenerations' } },
+  { method: 'POST', pattern: /^\/v1\/images\/edits$/, action: { sync: 'imagesEdits' }, multipart: true },
+  { method: 'POST', pattern: /^\/v1\/aigc-images\/generations$/, action: { create: 'aigcImages' } },
+  { method: 'GET', pattern: /^\/v1\/aigc-images\/generations\/(?<id>[^/]+)$/, action: { query: 'aigcImages' } },
+  { method: 'POST', pattern: /^\/v1beta\/models\/(?<model>gemini-3-pro-image-preview|gemini-2\.5-flash-image):generateContent$/, action: { sync: 'imageGenerateContent' } },
+  { method: 'POST', pattern: /^\/v1beta\/models\/(?<model>[^/]+):generateContent$/, action: { sync: 'generateContent' } },
+];
+
+const FILE = /^\/gateway-files\/([^/]+)\.(mp4|png)$/;
+
+function decode(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function invalid(issues: Issue[]): Reply {
+  return errorReply(400, 'invalid_request', describeIssues(issues), { issues });
+}
+
+export class GatewaySandbox {
+  private readonly tasks: GatewayTasks;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    scripted: (model: string, prompt: string) => ScriptedGatewayOutcome | undefined,
+  ) {
+    this.tasks = new GatewayTasks(ctx, scripted);
+  }
+
+  /** True for every path this module answers (whatever the method). */
+  owns(pathname: string): boolean {
+    return FILE.test(pathname) || ROUTES.some((r) => r.pattern.test(pathname));
+  }
+
+  route(method: string, pathname: string): RouteInfo | undefined {
+    const hit = ROUTES.find((r) => r.method === method && r.pattern.test(pathname));
+    if (!hit) return this.owns(pathname) ? { operation: 'other' } : undefined;
+    const id = decode(hit.pattern.exec(pathname)?.groups?.id);
+    return id !== undefined ? { operation: 'other', taskId: id } : { operation: 'other' };
+  }
+
+  async handle(req: ServiceRequest): Promise<Reply> {
+    const path = req.url.pathname;
+    const file = FILE.exec(path);
+    if (file) {
+      // Result files are public downloads, like the native task API's videos.
+      const id = decode(file[1]) ?? '';
+      if (req.method !== 'GET' || !this.tasks.fileReady(id)) return errorReply(404, 'not_found', 'no such file');
+      return { status: 200, text: `sandbox ${file[2] === 'png' ? 'image' : 'video'} ${id}`, contentType: file[2] === 'png' ? 'image/png' : 'video/mp4' };
+    }
+    const authProblem = videoAuthProblem(req.headers, this.ctx.options.apiKey);
+    if (authProblem) return errorReply(401, 'unauthorized', authProblem);
+
+    const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(path));
+    if (!route) {
+      const allowed = [...new Set(ROUTES.filter((r) => r.pattern.test(path)).map((r) => r.method))].join(', ');
+      return { ...errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${path} (allowed: ${allowed})`), headers: { allow: allowed } };
+    }
+    const groups = route.pattern.exec(path)?.groups ?? {};
+    const action = route.action;
+
+    if ('query' in action) {
+      const id = decode(groups.id);
+      if (id === undefined) return invalid([{ field: 'task_id', rule: 'is not a valid percent-encoded path segment' }]);
+      const json = this.tasks.query(action.query, id);
+      return json === undefined ? errorReply(404, 'task_not_found', `no ${action.query} task ${id}`) : { status: 200, json, taskId: id };
+    }
+
+    const body = await this.readBody(req, route.multipart === true);
+    if ('reply' in body) return body.reply;
+    if ('create' in action) {
+      if (typeof body.value.prompt !== 'string' || body.value.prompt.trim() === '') {
+        return invalid([{ field: 'prompt', rule: 'is required (a non-empty description of the task)' }]);
+      }
+      const created = this.tasks.create(action.create, body.value);
+      return { status: 200, json: created.json, taskId: created.id };
+    }
+    const model = decode(groups.model);
+    if (groups.model !== undefined && model === undefined) return invalid([{ field: 'model', rule: 'is not a valid percent-encoded path segment' }]);
+    const issues = checkSyncBody(action.sync, body.value);
+    if (issues.length > 0) return invalid(issues);
+    return { status: 200, json: syncReply(action.sync, body.value, model, () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`) };
+  }
+
+  summaries(): VideoTaskSummary[] {
+    return this.tasks.summaries();
+  }
+
+  reset(): void {
+    this.tasks.reset();
+  }
+
+  /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */
+  private async readBody(req: ServiceRequest, multipart: boolean): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
+    const type = req.headers['content-type'] ?? '';
+    if (multipart && /^multipart\/form-data\b/i.test(type)) {
+      try {
+        const form = await new Response(req.rawBody, { headers: { 'content-type': type } }).formData();
+        const value: Record<string, unknown> = {};
+        for (const [name, v] of form.entries()) {
+          value[name] = typeof v === 'string' ? v : { filename: v.name, type: v.type };
+        }
+        return { value };
+      } catch {
+        return { reply: invalid([{ field: 'body', rule: 'is not valid multipart/form-data' }]) };
+      }
+    }
+    if (!/^application\/json\b/i.test(type)) {
+      return { reply: invalid([{ field: 'Content-Type', rule: multipart ? 'must be application/json or multipart/form-data' : 'must be application/json' }]) };
+    }
+    if (!req.bodyIsJson) return { reply: invalid([{ field: 'body', rule: 'is not valid JSON' }]) };
+    const b = req.body;
+    if (typeof b !== 'object' || b === null || Array.isArray(b)) return { reply: invalid([{ field: 'body', rule: 'must be a JSON object' }]) };
+    return { value: b as Record<string, unknown> };
+  }
+}

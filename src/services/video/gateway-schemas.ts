@@ -1,0 +1,106 @@
+// Optional checks of the bodies of the gateway entry points. The spec does not show their shapes, so the
+// only rule always applied is "a JSON object"; where the public API of the same path is well known, a
+// schema of its minimal fields (the ones every such request needs) can be asked for with
+// `{ checkWellKnown: true }`. Unknown members are always kept. Pure: workflow code imports this module.
+import { z } from 'zod';
+import { validateWith, type Validation } from '../validation.js';
+import type { GatewayEndpointName } from './gateway-endpoints.js';
+
+const text = (what: string) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? `is required (${what})` : `must be a string (${what})`) })
+    .refine((s) => s.trim() !== '', `must not be empty (${what})`);
+
+const list = (what: string, item: z.ZodType = z.unknown()) =>
+  z.array(item, { error: (i) => (i.input === undefined ? `is required (${what})` : `must be an array (${what})`) }).min(1, `must hold at least one entry (${what})`);
+
+/** POST /v1/chat/completions: `model` and a non-empty `messages` list whose entries carry a `role`. */
+export const chatCompletionsSchema = z.looseObject({
+  model: text('the model name'),
+  messages: list('the conversation', z.looseObject({ role: text('the author role') })),
+});
+
+/** POST /v1/responses: `model`; `input` is a string or a list when present. */
+export const responsesSchema = z.looseObject({
+  model: text('the model name'),
+  input: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array (the input)' }).optional(),
+});
+
+/** POST /v1/messages: `model`, a positive integer `max_tokens`, and `messages` of user/assistant turns. */
+export const messagesSchema = z.looseObject({
+  model: text('the model name'),
+  max_tokens: z.number({ error: (i) => (i.input === undefined ? 'is required (the output token limit)' : 'must be a number') }).int('must be an integer').positive('must be positive'),
+  messages: list(
+    'the conversation',
+    z.looseObject({
+      role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
+      content: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array of content blocks' }),
+    }),
+  ),
+});
+
+/** POST /v1beta/models/{model}:generateContent (text and image models): `contents` with `parts`. */
+export const generateContentSchema = z.looseObject({
+  contents: list('the conversation contents', z.looseObject({ parts: list('the parts of one content') })),
+});
+
+/** POST /v1/images/generations: a non-empty `prompt`. */
+export const imagesGenerationsSchema = z.looseObject({
+  prompt: text('the image description'),
+  model: z.string({ error: 'must be a string' }).optional(),
+  n: z.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive').optional(),
+});
+
+/** POST /v1/images/edits: a non-empty `prompt` and the `image` to edit (JSON form; FormData is checked by field names). */
+export const imagesEditsSchema = z.looseObject({
+  prompt: text('the edit instruction'),
+  image: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'is required (the image to edit)'),
+});
+
+/** POST /v1/videos: a non-empty `prompt`. */
+export const videosSchema = z.looseObject({
+  prompt: text('the video description'),
+  model: z.string({ error: 'must be a string' }).optional(),
+});
+
+/** The endpoints that have a well-known schema. */
+export const WELL_KNOWN_SCHEMAS: Partial<Record<GatewayEndpointName, z.ZodType>> = {
+  chatCompletions: chatCompletionsSchema,
+  responses: responsesSchema,
+  messages: messagesSchema,
+  generateContent: generateContentSchema,
+  geminiProImage: generateContentSchema,
+  geminiFlashImage: generateContentSchema,
+  imagesGenerations: imagesGenerationsSchema,
+  imagesEdits: imagesEditsSchema,
+  videos: videosSchema,
+};
+
+export function hasWellKnownSchema(name: GatewayEndpointName): boolean {
+  return WELL_KNOWN_SCHEMAS[name] !== undefined;
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The rule every gateway body follows, then the well-known schema when asked for and one exists. */
+export function validateGatewayBody(name: GatewayEndpointName, body: unknown, checkWellKnown = false): Validation<Record<string, unknown>> {
+  if (!isJsonObject(body)) return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
+  const schema = WELL_KNOWN_SCHEMAS[name];
+  if (!checkWellKnown || !schema) return { ok: true, value: body };
+  const checked = validateWith(schema, body);
+  // The checked copy would drop nothing (loose schemas), but the caller's object is what gets sent.
+  return checked.ok ? { ok: true, value: body } : checked;
+}
+
+/** Multipart bodies (images edits): the field names of the well-known request. */
+export function validateGatewayForm(fieldNames: readonly string[], checkWellKnown = false): Validation<null> {
+  if (!checkWellKnown) return { ok: true, value: null };
+  const issues = [];
+  if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: 'is required (the edit instruction)' });
+  if (!fieldNames.includes('image') && !fieldNames.includes('image[]')) issues.push({ field: 'image', rule: 'is required (the image to edit)' });
+  return issues.length === 0 ? { ok: true, value: null } : { ok: false, issues };
+}

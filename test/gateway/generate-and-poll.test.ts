@@ -1,0 +1,319 @@
+// GenerateAndPoll on the real dev server against the sandbox, for every asynchronous entry point (and each
+// of vendor A's three query paths): the task is created once (a 503 with Retry-After is retried after it; a
+// 500 after commit is not resubmitted and leaves exactly one task), polled on its own query path with the
+// bearer key, a Retry-After on a query is obeyed, and the success state of each vocabulary is recognised.
+// Then: unknown states in `progress`, failed tasks, 400, opt-in resubmission, time-out, invalid input, and
+// the synchronous activity's durability. Every history is replayed and searched for secrets.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../src/activities/index.js';
+import type { GatewayCallInput } from '../../src/activities/gateway.js';
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { ReviewClient } from '../../src/services/review/client.js';
+import { VideoClient } from '../../src/services/video/client.js';
+import type { GatewayTaskEntryPoint } from '../../src/services/video/gateway-adapters.js';
+import { generateAndPollProgressQuery, type GenerateAndPollResult } from '../../src/workflows/generate-and-poll.js';
+import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
+import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from '../support/temporal.js';
+
+let sb: Sandbox;
+let video: VideoClient;
+let review: ReviewClient;
+let worker: RunningWorker;
+let bundle: WorkflowBundleWithSourceMap;
+const handles: WorkflowHandle[] = [];
+
+const timing = { pollIntervalMs: 300, minQueryIntervalMs: 300, generationTimeoutMs: 60_000, createAmbiguityGraceMs: 1_500, callTimeoutMs: 10_000 };
+
+beforeAll(async () => {
+  const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+  bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url)), logger: quiet });
+  sb = await startSandbox({ videoDurationMs: 800 });
+  video = new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000 });
+  review = new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 });
+  worker = await startWorker({ workflowBundle: bundle, activities: createActivities({ video, review }) });
+});
+
+afterAll(async () => {
+  try {
+    expect(await replayHistories(handles, bundle)).toBe(handles.length);
+    expect(await assertNoSecretsInHistories(handles, [sb.apiKey, sb.accessToken])).toBe(handles.length);
+  } finally {
+    await worker?.stop();
+    await Promise.allSettled([video?.close(), review?.close()]);
+    await sb?.close();
+  }
+});
+
+async function start(input: GenerateAndPollInput): Promise<WorkflowHandle> {
+  const client = await testClient();
+  const handle = await client.workflow.start('GenerateAndPoll', { taskQueue: worker.taskQueue, workflowId: `gap-${randomUUID()}`, args: [input] });
+  handles.push(handle);
+  return handle;
+}
+
+async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
+  const err = await handle.result().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  // GenerateAndPoll unwraps activity failures itself; the fixture workflow does not.
+  const outer = (err as WorkflowFailedError).cause;
+  const cause = outer instanceof ActivityFailure ? outer.cause : outer;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  return cause as ApplicationFailure;
+}
+
+async function until<T>(get: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface EntryCase {
+  label: string;
+  entryPoint: GatewayTaskEntryPoint;
+  queryKind?: string;
+  body: (prompt: string) => Record<string, unknown>;
+  createPath: string;
+  queryPath: (encodedId: string) => string;
+  successState: string;
+  /** The record names a result URL (the /v1/videos object does not: its content has its own path). */
+  hasUrl: boolean;
+}
+
+const CASES: EntryCase[] = [
+  { label: 'unified video', entryPoint: 'unifiedVideo', body: (prompt) => ({ model: 'video-model-1', prompt }), createPath: '/v1/video/generations', queryPath: (id) => `/v1/video/generations/${id}`, successState: 'succeeded', hasUrl: true },
+  ...(['text2video', 'image2video', 'omni-video'] as const).map(
+    (kind): EntryCase => ({
+      label: `vendor A, ${kind} query`,
+      entryPoint: 'vendorA',
+      queryKind: kind,
+      body: (prompt) => ({ model_name: 'vendor-a-v1', prompt, duration: '5' }),
+      createPath: '/video-a/v1/videos/text2video',
+      queryPath: (id) => `/video-a/v1/videos/${kind}/${id}`,
+      successState: 'succeed',
+      hasUrl: true,
+    }),
+  ),
+  { label: 'vendor B', entryPoint: 'vendorB', body: (prompt) => ({ model: 'vendor-b-2', prompt }), createPath: '/video-b/ent/v2/text2video', queryPath: (id) => `/video-b/ent/v2/tasks/${id}/creations`, successState: 'success', hasUrl: true },
+  { label: '/v1/videos', entryPoint: 'videos', body: (prompt) => ({ model: 'sora-like', prompt, seconds: '4' }), createPath: '/v1/videos', queryPath: (id) => `/v1/videos/${id}`, successState: 'completed', hasUrl: false },
+  { label: 'aigc-images', entryPoint: 'aigcImages', body: (prompt) => ({ prompt, size: '1024x1024' }), createPath: '/v1/aigc-images/generations', queryPath: (id) => `/v1/aigc-images/generations/${id}`, successState: 'SUCCESS', hasUrl: true },
+];
+
+const creates = (c: EntryCase, marker: string) => sb.requests().filter((r) => r.method === 'POST' && r.path === c.createPath && JSON.stringify(r.body ?? null).includes(marker));
+const queriesOf = (taskId: string) => sb.requests().filter((r) => r.method === 'GET' && r.taskId === taskId);
+const tasksOf = (marker: string) => sb.videoTasks().filter((t) => JSON.stringify(t.body ?? null).includes(marker));
+const input = (c: EntryCase, prompt: string, extra: Partial<GenerateAndPollInput> = {}): GenerateAndPollInput => ({
+  entryPoint: c.entryPoint,
+  ...(c.queryKind ? { queryKind: c.queryKind } : {}),
+  body: c.body(prompt),
+  timing,
+  ...extra,
+});
+
+function expectBearerOnly(entries: RequestLogEntry[]) {
+  for (const e of entries) {
+    expect(e.headers.authorization).toBe(`Bearer ${sb.apiKey}`);
+    expect(e.headers['x-access-token']).toBeUndefined();
+    expect(e.headers['x-track-id']).toBeUndefined();
+  }
+}
+
+describe.concurrent.each(CASES)('$label', (c) => {
+  it('creates once (a 503 is retried after its Retry-After), polls its query path, obeys a Retry-After on a query, succeeds', async () => {
+    const marker = `ra-${randomUUID()}`;
+    sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 3_000);
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 503, retryAfter: '1' } });
+    const handle = await start(input(c, `a lighthouse at dusk ${marker}`));
+
+    const taskId = await until(() => creates(c, marker).find((r) => r.status === 200)?.taskId, 'the create');
+    sb.addFault({ operation: 'other', match: { taskId }, fault: { type: 'status', status: 429, retryAfter: '2' } });
+    const result = (await handle.result()) as GenerateAndPollResult;
+
+    expect(result).toMatchObject({ entryPoint: c.entryPoint, taskId, state: 'succeeded', rawState: c.successState });
+    if (c.hasUrl) expect(result.url).toContain(`/gateway-files/${encodeURIComponent(taskId)}.`);
+    else expect(result.url).toBeUndefined();
+    const made = creates(c, marker);
+    expect(made.map((r) => r.status)).toEqual([503, 200]);
+    expect(made[1]!.at - made[0]!.at).toBeGreaterThanOrEqual(1_000 - 1);
+    expect(tasksOf(marker)).toHaveLength(1);
+
+    const polls = queriesOf(taskId);
+    expect(polls.every((q) => q.path === c.queryPath(encodeURIComponent(taskId)))).toBe(true);
+    const limited = polls.findIndex((q) => q.status === 429);
+    expect(limited).toBeGreaterThanOrEqual(0);
+    expect(polls[limited + 1]!.at - polls[limited]!.at).toBeGreaterThanOrEqual(2_000 - 1);
+    for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(timing.minQueryIntervalMs - 1);
+    expectBearerOnly([...made, ...polls]);
+
+    const progress = await handle.query(generateAndPollProgressQuery);
+    expect(progress).toMatchObject({ stage: 'succeeded', entryPoint: c.entryPoint, taskId, state: c.successState, reading: 'succeeded', creates: 1 });
+    expect(progress.queries).toBe(polls.length);
+  });
+
+  it('a 500 after the create was committed: no second create, exactly one task, GenerationFailed with the evidence', async () => {
+    const marker = `amb-${randomUUID()}`;
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
+    const handle = await start(input(c, `a harbour at dawn ${marker}`));
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('GenerationFailed');
+    expect(failure.message).toContain('ambiguous create: check the provider before retrying');
+    expect(failure.details?.[0]).toMatchObject({ entryPoint: c.entryPoint, createRequests: 1, evidence: [{ status: 500, ambiguous: true }] });
+
+    const made = creates(c, marker);
+    expect(made).toHaveLength(1);
+    expect(made[0]!.status).toBe(500);
+    expect(tasksOf(marker)).toHaveLength(1);
+    expect(tasksOf(marker)[0]!.id).toBe(made[0]!.taskId);
+    expect(queriesOf(made[0]!.taskId!)).toHaveLength(0);
+    expect(await handle.query(generateAndPollProgressQuery)).toMatchObject({ stage: 'failed', creates: 1 });
+  });
+});
+
+describe('states and outcomes', () => {
+  const unified = CASES[0]!;
+  const vendorA = CASES[1]!;
+
+  it('a state no adapter knows is not final and shows in progress as received', async () => {
+    const marker = `unk-${randomUUID()}`;
+    sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 4_000);
+    const handle = await start(input(vendorA, `state-unknown ${marker}`));
+    let progress = await handle.query(generateAndPollProgressQuery);
+    for (let i = 0; i < 300 && progress.state !== 'moderating'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = await handle.query(generateAndPollProgressQuery);
+    }
+    expect(progress).toMatchObject({ stage: 'polling', state: 'moderating', reading: 'unknown' });
+    const result = (await handle.result()) as GenerateAndPollResult;
+    expect(result.rawState).toBe('succeed');
+  });
+
+  it('a failed task ends GenerationFailed with the service error and the record', async () => {
+    const handle = await start(input(vendorA, `video-fail ${randomUUID()}`));
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('GenerationFailed');
+    expect(failure.message).toContain('ended failed');
+    expect(failure.details?.[0]).toMatchObject({ entryPoint: 'vendorA', state: 'failed', error: { message: expect.stringContaining('failed') } });
+  });
+
+  it('cancelled and expired tasks (unified video vocabulary) end GenerationCancelled / GenerationExpired', async () => {
+    const [cancelled, expired] = await Promise.all([start(input(unified, `video-cancel ${randomUUID()}`)), start(input(unified, `video-expire ${randomUUID()}`))]);
+    expect((await failureOf(cancelled)).type).toBe('GenerationCancelled');
+    expect((await failureOf(expired)).type).toBe('GenerationExpired');
+  });
+
+  it('a 400 on create is final: VideoRequestRejected after one request', async () => {
+    const marker = `bad-${randomUUID()}`;
+    const handle = await start({ entryPoint: 'videos', body: { model: marker }, timing });
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('VideoRequestRejected');
+    expect(sb.requests().filter((r) => JSON.stringify(r.body ?? null).includes(marker))).toHaveLength(1);
+  });
+
+  it('not final within generationTimeoutMs: GenerationTimedOut naming the task', async () => {
+    const marker = `slow-${randomUUID()}`;
+    sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 30_000);
+    const handle = await start(input(unified, marker, { timing: { ...timing, generationTimeoutMs: 2_000 } }));
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('GenerationTimedOut');
+    expect(failure.details?.[0]).toMatchObject({ taskId: tasksOf(marker)[0]!.id });
+  });
+
+  it('invalid input fails InvalidInput before any request', async () => {
+    const before = sb.requests().length;
+    const bad = [
+      { entryPoint: 'videos', queryKind: 'omni-video', body: { prompt: 'p' } },
+      { entryPoint: 'vendorA', queryKind: 'sideways', body: { prompt: 'p' } },
+      { entryPoint: 'videos', body: { model: 'm' }, checkWellKnown: true },
+      { entryPoint: 'nowhere', body: {} },
+      { entryPoint: 'videos', body: [] },
+    ];
+    for (const b of bad) {
+      const failure = await failureOf(await start(b as GenerateAndPollInput));
+      expect(failure.type).toBe('InvalidInput');
+    }
+    expect(sb.requests().length).toBe(before);
+  });
+});
+
+describe('resubmitOnAmbiguity (opt-in)', () => {
+  const unified = CASES[0]!;
+
+  it('a 500 before commit: one resubmission after the grace, one task, success', async () => {
+    const marker = `resub-${randomUUID()}`;
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500 } });
+    const handle = await start(input(unified, marker, { resubmitOnAmbiguity: true }));
+    const result = (await handle.result()) as GenerateAndPollResult;
+    const made = creates(unified, marker);
+    expect(made.map((r) => r.status)).toEqual([500, 200]);
+    expect(made[1]!.at - made[0]!.at).toBeGreaterThanOrEqual(timing.createAmbiguityGraceMs);
+    expect(tasksOf(marker).map((t) => t.id)).toEqual([result.taskId]);
+    expect(await handle.query(generateAndPollProgressQuery)).toMatchObject({ creates: 2, stage: 'succeeded' });
+  });
+
+  it('a 500 after commit: the resubmission makes a second task — why it is off by default', async () => {
+    const marker = `dup-${randomUUID()}`;
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
+    const result = (await (await start(input(unified, marker, { resubmitOnAmbiguity: true }))).result()) as GenerateAndPollResult;
+    expect(creates(unified, marker)).toHaveLength(2);
+    expect(tasksOf(marker)).toHaveLength(2);
+    expect(tasksOf(marker).map((t) => t.id)).toContain(result.taskId);
+  });
+
+  it('two ambiguous creates in a row: fails after the one resubmission', async () => {
+    const marker = `twice-${randomUUID()}`;
+    sb.addFault({ operation: 'other', times: 2, match: { url: marker }, fault: { type: 'status', status: 502 } });
+    const failure = await failureOf(await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: { ...timing, createAmbiguityGraceMs: 200 } })));
+    expect(failure.type).toBe('GenerationFailed');
+    expect(failure.message).toContain('the one resubmission was ambiguous too');
+    expect(creates(unified, marker)).toHaveLength(2);
+  });
+});
+
+describe('rtgCallGateway in a workflow', () => {
+  async function call(inputs: GatewayCallInput) {
+    const client = await testClient();
+    const handle = await client.workflow.start('CallGatewayOnce', { taskQueue: worker.taskQueue, workflowId: `call-${randomUUID()}`, args: [inputs] });
+    handles.push(handle);
+    return handle;
+  }
+
+  it('a 503 is retried; the answer comes back whole', async () => {
+    const marker = `sync-${randomUUID()}`;
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 503 } });
+    const handle = await call({ endpoint: 'chatCompletions', body: { model: 'text-model-1', messages: [{ role: 'user', content: marker }] }, checkWellKnown: true });
+    const result = (await handle.result()) as { status: number; body: { choices: Array<{ message: { content: string } }> } };
+    expect(result.status).toBe(200);
+    expect(result.body.choices[0]!.message.content).toContain(marker);
+    const sent = sb.requests().filter((r) => JSON.stringify(r.body ?? null).includes(marker));
+    expect(sent.map((r) => r.status)).toEqual([503, 200]);
+    expectBearerOnly(sent);
+  });
+
+  it('path parameters are encoded; a 400 is final (one request); invalid input is refused before sending', async () => {
+    const model = `m/${randomUUID()}:x`;
+    const ok = (await (await call({ endpoint: 'generateContent', params: { model }, body: { contents: [{ parts: [{ text: 'hi' }] }] } })).result()) as { body: { modelVersion: string } };
+    expect(ok.body.modelVersion).toBe(model);
+    expect(sb.requests().filter((r) => r.path === `/v1beta/models/${encodeURIComponent(model)}:generateContent`)).toHaveLength(1);
+
+    const marker = `rej-${randomUUID()}`;
+    const rejected = await failureOf(await call({ endpoint: 'messages', body: { model: marker } }));
+    expect(rejected.type).toBe('VideoRequestRejected');
+    expect(sb.requests().filter((r) => JSON.stringify(r.body ?? null).includes(marker))).toHaveLength(1);
+
+    const before = sb.requests().length;
+    const invalid = await failureOf(await call({ endpoint: 'messages', body: { model: 'm' }, checkWellKnown: true }));
+    expect(invalid.type).toBe('InvalidInput');
+    expect(sb.requests().length).toBe(before);
+  });
+});
