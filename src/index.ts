@@ -31,7 +31,7 @@ export {
   type GenerateAndPollInput,
   type GenerateAndPollTiming,
 } from './workflows/generate-and-poll-input.js';
-export type { GenerateAndPollProgress, GenerateAndPollResult, GenerateAndPollStage } from './workflows/generate-and-poll.js';
+export { generateAndPollProgressQuery, type GenerateAndPollProgress, type GenerateAndPollResult, type GenerateAndPollStage } from './workflows/generate-and-poll.js';
 export { workflowsPath } from './workflows-path.js';
 export {
   ConfigError,

@@ -16,6 +16,16 @@ export {
   type VideoCreateInput,
   type VideoTaskSummary,
 } from './index.js';
+export {
+  createGatewayActivities,
+  type GatewayActivities,
+  type GatewayCallInput,
+  type GatewayCallResult,
+  type GatewayCreateInput,
+  type GatewayCreateResult,
+  type GatewayQueryInput,
+  type GatewayTaskSummary,
+} from './gateway.js';
 export { ReviewClient } from '../services/review/client.js';
 export { VideoClient } from '../services/video/client.js';
 export { RequestValidationError, ServiceError } from '../services/errors.js';

@@ -3,7 +3,8 @@
 //   if none comes, poll at the slow `fallbackMs` cadence while still listening for callbacks.
 // - callbacks off: poll at `intervalMs`.
 // Polling is one activity whose retries do the loop, so history does not grow with the number of polls.
-import { CancellationScope, condition, isCancellation, ActivityFailure, TimeoutFailure, sleep } from '@temporalio/workflow';
+import { RetryState } from '@temporalio/common';
+import { ActivityFailure, CancellationScope, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;
@@ -24,8 +25,12 @@ export interface WaitOptions<T> {
 
 export class WaitTimedOut extends Error {}
 
+/**
+ * The polling activity ran out of time: either an attempt timed out, or the schedule-to-close deadline
+ * passed between polls (then the cause is the last "not final yet" and the retry state says TIMEOUT).
+ */
 function isActivityTimeout(err: unknown): boolean {
-  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+  return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
 }
 
 export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {

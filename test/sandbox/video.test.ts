@@ -185,9 +185,9 @@ describe('video task lifecycle', () => {
     }
   });
 
-  it('answers 404 for an unknown task and for entry points it does not emulate', async () => {
+  it('answers 404 for an unknown task and for paths no entry point has', async () => {
     expect((await get('cgt-unknown')).status).toBe(404);
-    expect((await http.call('POST', `${sb.videoBaseUrl}/v1/video/generations`, { headers: videoHeaders(sb), json: {} })).status).toBe(404);
+    expect((await http.call('POST', `${sb.videoBaseUrl}/v1/not-emulated`, { headers: videoHeaders(sb), json: {} })).status).toBe(404);
   });
 });
 

@@ -2,7 +2,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOps, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { assertNoSecretsInHistories, replayHistories, testClient } from '../support/temporal.js';
 
 let stack: Stack;
@@ -77,6 +77,21 @@ describe('ReviewThenGenerate failures', () => {
     const [f1, f2] = await Promise.all([failureOf((await stack.start(failing)).result()), failureOf((await stack.start(expiring)).result())]);
     expect(f1.type).toBe('GenerationFailed');
     expect(f2.type).toBe('GenerationExpired');
+  });
+
+  it('a review that outlasts reviewTimeoutMs ends in ReviewTimedOut (polling and callbacks), and no create', async () => {
+    stack.sandbox.reset();
+    const slow = (name: string) => `https://cdn.example.com/too-slow/${name}.jpg`;
+    stack.sandbox.setReviewTaskOutcome({ url: slow('a') }, 'completed', 60_000);
+    stack.sandbox.setReviewTaskOutcome({ url: slow('b') }, 'completed', 60_000);
+    const timing = { ...fastTiming, reviewTimeoutMs: 3_000, callbackFallbackPollMs: 1_000 };
+    const [polling, callbacks] = await Promise.all([
+      failureOf((await stack.start(imageJob(slow('a'), { callbacks: false, timing }))).result()),
+      failureOf((await stack.start(imageJob(slow('b'), { callbacks: true, timing }))).result()),
+    ]);
+    expect(polling.type).toBe('ReviewTimedOut');
+    expect(callbacks.type).toBe('ReviewTimedOut');
+    expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
   });
 
   it('invalid input fails at once with InvalidInput listing every problem, before any call', async () => {
