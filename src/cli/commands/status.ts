@@ -1,0 +1,48 @@
+// `review-video status <id>`: what a job or batch is and where it stands (summary, details, stage, search
+// attributes, progress), the same facts the Web UI shows.
+import { describeRun } from '../../client/describe.js';
+import { BATCH_WORKFLOW_TYPE, batchProgressQuery } from '../../workflows/batch-input.js';
+import { progressQuery } from '../../workflows/definitions.js';
+import { ExitCode } from '../exit-codes.js';
+import { parse, plainMarkdown, usage } from '../io.js';
+import { progressText } from '../progress.js';
+import type { Command } from './context.js';
+
+export const STATUS_HELP = `Usage: review-video status <business-key | batch-id> [--json]
+
+Shows the run's status, static summary and details, current details (stage by stage), search attributes
+and progress. Exit 4 when no such workflow exists.
+
+Options:
+  --address, --namespace Temporal frontend and namespace
+  --json                 print one JSON document (describe + progress)
+  -h, --help`;
+
+export const status: Command = async (ctx) => {
+  const { values, positionals } = parse(ctx.args, {}, 1);
+  if (values.help) {
+    ctx.out.help(STATUS_HELP);
+    return ExitCode.Ok;
+  }
+  const id = positionals[0];
+  if (!id) throw usage('give the workflow id (business key or batch id)');
+  const { client } = await ctx.connect(values);
+  const d = await describeRun(client, id);
+  const handle = client.workflow.getHandle(id);
+  const progress = await (d.type === BATCH_WORKFLOW_TYPE ? handle.query(batchProgressQuery) : handle.query(progressQuery)).catch(() => undefined);
+  ctx.out.result({ ...d, progress });
+  ctx.out.text(`${d.workflowId}  ${d.type}  ${d.status}  (run ${d.runId}, ${d.historyLength} events)`);
+  if (d.staticSummary) ctx.out.text(`summary: ${d.staticSummary}`);
+  const sa = d.searchAttributes;
+  const facts = [
+    sa.ReviewStage && `stage: ${sa.ReviewStage}`,
+    sa.VideoModel && `model: ${sa.VideoModel}`,
+    sa.ReviewTaskIds?.length && `review tasks: ${sa.ReviewTaskIds.join(', ')}`,
+    sa.VideoTaskId && `video task: ${sa.VideoTaskId}`,
+    sa.BatchId && `batch: ${sa.BatchId}`,
+  ].filter(Boolean);
+  if (facts.length > 0) ctx.out.text(facts.join('  '));
+  for (const line of plainMarkdown(d.currentDetails)) ctx.out.text(`  ${line}`);
+  if (progress && 'batchId' in progress) ctx.out.text(`progress: ${progressText(progress)}`);
+  return ExitCode.Ok;
+};
