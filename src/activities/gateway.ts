@@ -3,20 +3,15 @@
 // become ApplicationFailures through toApplicationFailure; create never resubmits on its own (an id is
 // kept in the heartbeat details, an outcome that may have created a task is CreateAmbiguous); a query is
 // one request per attempt, and the retry policy carries the polling with the delay each attempt sets.
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { FailureType, InternalFailureType } from '../failure-types.js';
+import { ApplicationFailure } from '@temporalio/common';
+import { FailureType } from '../failure-types.js';
 import { malformedResponseError } from '../services/classify.js';
-import { ServiceError } from '../services/errors.js';
 import type { VideoClient } from '../services/video/client.js';
 import type { JsonObject } from '../services/video/gateway.js';
 import { GATEWAY_ENDPOINTS, gatewayOperation, type GatewayEndpointName, type GatewayParam } from '../services/video/gateway-endpoints.js';
 import { queryEndpointOf, readGatewayTask, TASK_ADAPTERS, type GatewayTaskEntryPoint, type GatewayTaskView } from '../services/video/gateway-adapters.js';
-import { evidenceOf, redactCallbackUrls, toApplicationFailure } from './failures.js';
-import { QueryPacer } from './query-pacing.js';
-
-/** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s), as for the native task queries. */
-const QUERY_FAILURE_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
+import { redactCallbackUrls, toApplicationFailure } from './failures.js';
+import { createAtMostOnce, createPoller, type PollInput } from './task-protocol.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
@@ -53,30 +48,14 @@ export interface GatewayCreateResult {
   raw: unknown;
 }
 
-export interface GatewayQueryInput {
+export interface GatewayQueryInput extends PollInput {
   entryPoint: GatewayTaskEntryPoint;
   queryKind?: string;
-  taskId: string;
-  /** Queries of this task are never closer than this (a Retry-After never shortens it). */
-  minIntervalMs: number;
-  /** Delay before the next poll when the state is not final (default: minIntervalMs). */
-  cadenceMs?: number;
-  /** true: keep polling (through activity retries) until a final state; false: one query. */
-  untilFinal: boolean;
   /** While polling, also return as soon as the state differs from this one (so progress shows it). */
   returnOnChangeFrom?: string | null;
 }
 
 export type GatewayTaskSummary = GatewayTaskView & { taskId: string; raw: unknown; queries: number };
-
-interface CreateProgress {
-  taskId?: string;
-  notCreated?: boolean;
-}
-
-interface PollProgress {
-  networkFailures: number;
-}
 
 type Phase = Parameters<typeof toApplicationFailure>[1];
 
@@ -102,7 +81,7 @@ function queryEndpointFor(video: VideoClient, entryPoint: GatewayTaskEntryPoint,
 }
 
 export function createGatewayActivities(deps: GatewayActivityDependencies) {
-  const pacer = new QueryPacer();
+  const pollOnce = createPoller();
 
   return {
     /** One synchronous call of any entry point; the answer is returned whole. */
@@ -125,41 +104,18 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
      * id is as ambiguous as a 500: a task may exist, so it is CreateAmbiguous, with the answer as evidence.
      */
     async rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult> {
-      const ctx = Context.current();
-      const previous = ctx.info.heartbeatDetails as (CreateProgress & { state?: string; raw?: unknown }) | undefined;
-      if (previous?.taskId) {
-        return { taskId: previous.taskId, state: previous.state, reading: readGatewayTask(input.entryPoint, previous.raw).reading, raw: previous.raw };
-      }
-      if (ctx.info.attempt > 1 && !previous?.notCreated) {
-        throw ApplicationFailure.create({
-          type: InternalFailureType.CreateAmbiguous,
-          message: 'a previous create attempt ended without an answer (worker lost or timed out); a task may exist',
-          nonRetryable: true,
-        });
-      }
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
       const endpoint = TASK_ADAPTERS[input.entryPoint].create;
-      try {
+      const { taskId, record } = await createAtMostOnce(async () => {
         const res = await deps.video.gateway(endpoint, { body: input.body, ...(input.checkWellKnown ? { checkWellKnown: true } : {}) });
         const raw = redactCallbackUrls(res.body);
         const view = readGatewayTask(input.entryPoint, res.body);
         if (view.taskId === undefined) {
           throw malformedResponseError({ service: 'video', operation: gatewayOperation(endpoint) }, res.status, raw, 'no task id in the body');
         }
-        ctx.heartbeat({ taskId: view.taskId, state: view.state, raw } satisfies CreateProgress & { state?: string; raw?: unknown });
-        return { taskId: view.taskId, state: view.state, reading: view.reading, raw };
-      } catch (err) {
-        if (err instanceof ServiceError && err.ambiguous) {
-          throw ApplicationFailure.create({
-            type: InternalFailureType.CreateAmbiguous,
-            message: `${err.message}; not resubmitted blindly`,
-            nonRetryable: true,
-            details: [evidenceOf(err)],
-          });
-        }
-        if (err instanceof ServiceError && err.retryable) ctx.heartbeat({ notCreated: true } satisfies CreateProgress);
-        throw toApplicationFailure(err, 'video.create');
-      }
+        return { taskId: view.taskId, record: { state: view.state, raw } };
+      });
+      return { taskId, state: record?.state, reading: readGatewayTask(input.entryPoint, record?.raw).reading, raw: record?.raw };
     },
 
     /**
@@ -168,39 +124,20 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
      * workflow can show it. Retry-After is obeyed and never shortens the minimum interval.
      */
     async rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary> {
-      const ctx = Context.current();
       const endpoint = queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
       const param = TASK_ADAPTERS[input.entryPoint].queryParam;
-      const key = `gateway:${input.entryPoint}:${input.taskId}`;
-      const previous = (ctx.info.heartbeatDetails as PollProgress | undefined) ?? { networkFailures: 0 };
-      await pacer.acquire(key, input.minIntervalMs);
-      let raw: unknown;
-      try {
-        raw = (await deps.video.gateway(endpoint, { params: { [param]: input.taskId } })).body;
-      } catch (err) {
-        if (err instanceof ServiceError && err.retryable) {
-          const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
-          const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
-          const failure = toApplicationFailure(err, 'video.query', input.minIntervalMs, backoff);
-          if (err.retryAfterMs !== undefined) pacer.defer(key, Math.max(err.retryAfterMs, input.minIntervalMs));
-          ctx.heartbeat({ networkFailures: failures } satisfies PollProgress);
-          throw failure;
-        }
-        throw toApplicationFailure(err, 'video.query');
-      }
-      if (previous.networkFailures > 0) ctx.heartbeat({ networkFailures: 0 } satisfies PollProgress);
-      const view = readGatewayTask(input.entryPoint, raw);
-      const changed = input.returnOnChangeFrom !== undefined && (view.state ?? null) !== input.returnOnChangeFrom;
-      if (input.untilFinal && !view.final && !changed) {
-        throw ApplicationFailure.create({
-          type: InternalFailureType.NotFinalYet,
-          message: `${input.entryPoint} task ${input.taskId} is not final yet (${view.state ?? 'no state'})`,
-          nonRetryable: false,
-          category: ApplicationFailureCategory.BENIGN,
-          nextRetryDelay: Math.max(input.cadenceMs ?? input.minIntervalMs, input.minIntervalMs),
-        });
-      }
-      return { ...view, taskId: input.taskId, raw: redactCallbackUrls(raw), queries: ctx.info.attempt };
+      const changed = (view: GatewayTaskView) => input.returnOnChangeFrom !== undefined && (view.state ?? null) !== input.returnOnChangeFrom;
+      const task = await pollOnce(
+        `${input.entryPoint} task ${input.taskId}`,
+        input,
+        'video.query',
+        async () => {
+          const raw = (await deps.video.gateway(endpoint, { params: { [param]: input.taskId } })).body;
+          return { ...readGatewayTask(input.entryPoint, raw), raw };
+        },
+        (view) => view.final || changed(view),
+      );
+      return { ...task, taskId: input.taskId, raw: redactCallbackUrls(task.raw) };
     },
   };
 }

@@ -52,7 +52,7 @@ describe('rtgCreateGatewayTask', () => {
     env.on('heartbeat', (d: unknown) => beats.push(d));
     const created = await run(env, acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', body: { prompt: 'p' } });
     expect(created).toMatchObject({ taskId: expect.any(String), state: 'submitted', reading: 'pending' });
-    expect(beats).toEqual([expect.objectContaining({ taskId: created.taskId, state: 'submitted' })]);
+    expect(beats).toEqual([expect.objectContaining({ taskId: created.taskId, record: expect.objectContaining({ state: 'submitted' }) })]);
 
     const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
     expect(await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', body: { prompt: 'p' } })).toMatchObject({ taskId: created.taskId, reading: 'pending' });
