@@ -8,6 +8,7 @@ import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from 
 import { FailureType, InternalFailureType } from '../failure-types.js';
 import type { GatewayTaskEntryPoint, TaskReading } from '../services/video/gateway-adapters.js';
 import { validateGenerateAndPollInput, type GenerateAndPollInput, type GenerateAndPollJob, type GenerateAndPollTiming } from './generate-and-poll-input.js';
+import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 
 export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
 
@@ -44,20 +45,14 @@ function activitiesFor(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
   const creating = proxyActivities<GatewayActivities>({
     startToCloseTimeout,
-    retry: {
-      initialInterval: '1s',
-      backoffCoefficient: 2,
-      maximumInterval: '30s',
-      maximumAttempts: 8,
-      nonRetryableErrorTypes: [FailureType.InvalidInput, FailureType.Unauthorized, FailureType.VideoRequestRejected, InternalFailureType.CreateAmbiguous],
-    },
+    retry: SUBMIT_RETRY,
   });
   /** Each attempt is one query and sets the delay before the next (interval, Retry-After, backoff). */
   const polling = (scheduleToCloseMs: number) =>
     proxyActivities<GatewayActivities>({
       startToCloseTimeout,
       scheduleToCloseTimeout: scheduleToCloseMs,
-      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '4s' },
+      retry: POLL_RETRY,
     });
   return { creating, polling };
 }

@@ -26,6 +26,7 @@ import {
 } from './definitions.js';
 import { describeProblems, validateReviewThenGenerateInput, type ReviewBatch, type ReviewThenGenerateInput, type ReviewThenGenerateJob, type Timing } from './input.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
+import { CONFIRM_RETRY, POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 import { reportStage } from './visibility.js';
 import type { ContentItem, CreateTaskBody } from '../services/video/schemas.js';
 
@@ -39,27 +40,20 @@ function activitiesFor(timing: Timing) {
   const startToCloseTimeout = timing.callTimeoutMs;
   const submitting = proxyActivities<Activities>({
     startToCloseTimeout,
-    retry: {
-      initialInterval: '1s',
-      backoffCoefficient: 2,
-      maximumInterval: '30s',
-      maximumAttempts: 8,
-      nonRetryableErrorTypes: [FailureType.InvalidInput, FailureType.Unauthorized, FailureType.VideoRequestRejected, InternalFailureType.CreateAmbiguous],
-    },
+    retry: SUBMIT_RETRY,
   });
-  /** Polling: a retry is the next poll; each attempt sets the delay (interval, Retry-After, 1/2/4 s backoff). */
   const polling = (scheduleToCloseMs: number, summary: string) => {
     const options: ActivityOptions = {
       startToCloseTimeout,
       scheduleToCloseTimeout: scheduleToCloseMs,
       summary,
-      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '4s' }, // unlimited attempts, bounded by scheduleToClose
+      retry: POLL_RETRY,
     };
     return proxyActivities<Activities>(options);
   };
   const confirming = proxyActivities<Activities>({
     startToCloseTimeout,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '4s', maximumAttempts: 6 },
+    retry: CONFIRM_RETRY,
   });
   return { submitting, polling, confirming };
 }
