@@ -1,5 +1,5 @@
 // Helpers for services that start, watch and cancel ReviewThenGenerate jobs and batches, and schedule
-// batches. Nothing here loads @temporalio/worker.
+// batches. Nothing here loads @temporalio/worker (connectClient, in ./connect.js, does: import it from there).
 export { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 export { defaultTaskQueue, getReviewJob, JOB_WORKFLOW_TYPE, startReviewThenGenerate, type ReviewJobHandle, type StartJobOptions } from './start.js';
 export { batchHandle, batchInputProblems, startReviewThenGenerateBatch, type BatchHandle, type StartBatchOptions } from './batch.js';
@@ -16,7 +16,6 @@ export { currentDetailsOf, describeRun, type ReviewSearchAttributes, type RunDes
 export { listRuns, reviewJobQuery, type ListedRun, type ReviewJobFilter } from './query.js';
 export { jobMetadata, type JobMetadata } from './job-metadata.js';
 export { inputFingerprint } from './fingerprint.js';
-export { connectClient, type ConnectedClient } from './connect.js';
 export {
   BATCH_DEFAULTS,
   BATCH_WORKFLOW_TYPE,

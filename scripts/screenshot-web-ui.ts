@@ -1,0 +1,246 @@
+// Screenshots of the Temporal Web UI for the README (docs/images/): the workflow list and one workflow
+// page, showing each run's summary and stage. Starts its own dev server (with the UI), the sandbox, the
+// callback receiver and a worker; runs a few jobs (one held in "generating", one rejected, a small batch);
+// then photographs the UI with Debian's headless Chromium and stops everything.
+// Usage: npx tsx scripts/screenshot-web-ui.ts [output-dir]   (default docs/images; needs /usr/bin/chromium or CHROMIUM=path)
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@temporalio/client';
+import { WebSocket } from 'undici';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../src/activities/index.js';
+import { startCallbackServer } from '../src/callbacks/server.js';
+import { startReviewThenGenerate, startReviewThenGenerateBatch, type ReviewJobHandle } from '../src/client/index.js';
+import { startDevServer } from '../src/dev/temporal-dev-server.js';
+import { startSandbox } from '../src/sandbox/index.js';
+import { ReviewClient } from '../src/services/review/client.js';
+import { VideoClient } from '../src/services/video/client.js';
+import type { ReviewThenGenerateInput } from '../src/workflows/input.js';
+import { workflowsPath } from '../src/workflows-path.js';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const outDir = resolve(process.argv[2] ?? 'docs/images');
+const taskQueue = 'video-generation';
+
+function job(model: string, prompt: string, image: string): ReviewThenGenerateInput {
+  return {
+    task: {
+      model,
+      content: [
+        { type: 'text', text: prompt },
+        { type: 'image_url', image_url: { url: `https://cdn.example.com/demo/${image}` }, role: 'reference_image' },
+      ],
+      ratio: '16:9',
+      duration: 5,
+      resolution: '720p',
+    },
+    review: {},
+    callbacks: true,
+    timing: { reviewMinQueryIntervalMs: 500, videoPollIntervalMs: 1_000, callbackFallbackPollMs: 10_000 },
+  };
+}
+
+/** Chromium's command line: headless, nothing fetched from outside, a throw-away profile. */
+function chromiumArgs(profile: string, size: { width: number; height: number }): string[] {
+  return [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--hide-scrollbars',
+    `--user-data-dir=${profile}`,
+    `--window-size=${size.width},${size.height}`,
+    '--remote-debugging-port=0',
+    'about:blank',
+  ];
+}
+
+/**
+ * A headless Chromium driven over the DevTools protocol (undici's WebSocket): the Web UI is a JS app, so
+ * each shot waits until the page shows the text it should, instead of guessing a delay.
+ */
+export async function openChromium(size = { width: 1400, height: 900 }) {
+  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  const proc = spawn(CHROMIUM, chromiumArgs(profile, size), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((resolveUrl, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${text.slice(-500)}`)), 60_000);
+    proc.stderr.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = /DevTools listening on (ws:\/\/[^\s]+)/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${text.slice(-500)}`)));
+  });
+  const { port } = new URL(endpoint);
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ type: string; webSocketDebuggerUrl: string }>;
+  const page = targets.find((t) => t.type === 'page');
+  if (!page) throw new Error('chromium has no page target');
+  const ws = new WebSocket(page.webSocketDebuggerUrl);
+  await new Promise((r, j) => {
+    ws.addEventListener('open', r, { once: true });
+    ws.addEventListener('error', j, { once: true });
+  });
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  ws.addEventListener('message', (event) => {
+    const msg = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+    const waiter = msg.id !== undefined ? pending.get(msg.id) : undefined;
+    if (!waiter) return;
+    pending.delete(msg.id!);
+    if (msg.error) waiter.reject(new Error(msg.error.message));
+    else waiter.resolve(msg.result);
+  });
+  const send = <T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}) =>
+    new Promise<T>((resolveCall, reject) => {
+      const id = ++nextId;
+      pending.set(id, { resolve: resolveCall as (v: unknown) => void, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  const evaluate = async <T>(expression: string): Promise<T> => {
+    const r = await send<{ result: { value: T } }>('Runtime.evaluate', { expression, returnByValue: true });
+    return r.result.value;
+  };
+  await send('Emulation.setDeviceMetricsOverride', { width: size.width, height: size.height, deviceScaleFactor: 1, mobile: false });
+  return {
+    async resize(width: number, height: number) {
+      await send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
+    },
+    async goto(url: string) {
+      await send('Page.navigate', { url });
+    },
+    evaluate,
+    /** Waits until every text is on the page (or fails naming what is missing), then lets it settle. */
+    async waitForText(texts: string[], timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        // Markdown (summary, details) is rendered in iframes: read those too where the browser lets us.
+        const body = await evaluate<string>(
+          `[document, ...[...document.querySelectorAll('iframe')].map((f) => { try { return f.contentDocument; } catch { return null; } })]
+             .map((d) => (d && d.body ? d.body.innerText : '')).join('\\n')`,
+        ).catch(() => '');
+        const missing = texts.filter((t) => !body.includes(t));
+        if (missing.length === 0) break;
+        if (Date.now() > deadline) throw new Error(`the page never showed: ${missing.join(', ')}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    },
+    async screenshot(file: string) {
+      const { data } = await send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
+      writeFileSync(file, Buffer.from(data, 'base64'));
+    },
+    async close() {
+      const exited = proc.exitCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', r));
+      await send('Browser.close').catch(() => undefined);
+      ws.close();
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
+}
+
+/** The UI keeps its list columns in localStorage: show our search attributes beside the defaults. */
+const LIST_COLUMNS = ['Status', 'Workflow ID', 'ReviewStage', 'VideoModel', 'VideoTaskId', 'BatchId', 'Type'].map((label, i) => ({ label, pinned: i < 2 }));
+
+async function main() {
+  if (!existsSync(CHROMIUM)) {
+    console.error(`screenshot-web-ui: Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM=/path/to/chromium.`);
+    process.exit(1);
+  }
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  mkdirSync(outDir, { recursive: true });
+  const server = await startDevServer({ ui: true });
+  const sandbox = await startSandbox({ reviewDurationMs: 500, videoDurationMs: 1_500 });
+  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
+  const secret = randomBytes(32).toString('base64url');
+  const receiver = await startCallbackServer({ client, secret, port: 0 });
+  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000 });
+  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000 });
+  const worker = await Worker.create({
+    connection: server.env.nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    workflowsPath,
+    activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
+  });
+  const running = worker.run();
+  try {
+    // One job stays in "generating" (a 10-minute video), one is rejected by the review, others finish.
+    sandbox.setVideoOutcome({ promptIncludes: 'time-lapse' }, 'succeeded', 600_000);
+    sandbox.setReviewVerdict('https://cdn.example.com/demo/crowd.jpg', { passed: false, errorCode: 'E_REAL_PERSON', errorMessage: 'a real person was detected' });
+    const start = (key: string, input: ReviewThenGenerateInput) => startReviewThenGenerate(client, { businessKey: key, input, taskQueue });
+    const done: ReviewJobHandle[] = [
+      await start('order-1001', job('video-model-1', 'A golden retriever runs along the beach at sunset, slow motion', 'dog.jpg')),
+      await start('order-1002', job('video-model-2', 'Paper boats drifting down a rainy street, cinematic', 'boats.png')),
+    ];
+    const rejected = await start('order-1003', job('video-model-1', 'A crowd cheering at a concert', 'crowd.jpg'));
+    const generating = await start('order-1004', job('video-model-2', 'A city skyline time-lapse from dusk to night', 'skyline.jpg'));
+    const batch = await startReviewThenGenerateBatch(client, {
+      batchId: 'nightly-2026-11-21',
+      batch: { jobs: ['fox.jpg', 'owl.jpg', 'deer.jpg'].map((img) => job('video-model-1', `A ${img.split('.')[0]} in a snowy forest`, img)), concurrency: 2 },
+      taskQueue,
+    });
+    await Promise.all([...done.map((h) => h.result()), rejected.result().catch(() => undefined), batch.result()]);
+    for (;;) {
+      if ((await generating.progress()).stage === 'generating') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // Let the visibility store catch up with the last upserts.
+    await new Promise((r) => setTimeout(r, 2_000));
+
+    const ui = `${server.uiUrl}/namespaces/${server.namespace}`;
+    const browser = await openChromium();
+    try {
+      await browser.goto(`${ui}/workflows`);
+      await browser.waitForText(['order-1001']);
+      await browser.evaluate(`localStorage.setItem('namespace-workflow-table-columns', ${JSON.stringify(JSON.stringify({ [server.namespace]: LIST_COLUMNS }))})`);
+      const shots = [
+        { file: 'web-ui-workflows.png', url: `${ui}/workflows`, expect: ['ReviewStage', 'generating', 'nightly-2026-11-21/0'], width: 1700, height: 700 },
+        { file: 'web-ui-generating-filter.png', url: `${ui}/workflows?query=${encodeURIComponent('ReviewStage="generating"')}`, expect: ['order-1004'], width: 1700, height: 500 },
+        { file: 'web-ui-workflow.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/user-metadata`, expect: ['Current Details', 'time-lapse', 'Stage: generating'] },
+        { file: 'web-ui-search-attributes.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/metadata`, expect: ['ReviewStage', 'inputSha256'] },
+        { file: 'web-ui-workflow-history.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/history`, expect: ['order-1004', 'Event History', 'poll video task'], width: 1700, height: 1300 },
+      ];
+      for (const shot of shots) {
+        const file = join(outDir, shot.file);
+        await browser.resize('width' in shot ? shot.width : 1400, 'height' in shot ? shot.height : 900);
+        await browser.goto(shot.url);
+        await browser.waitForText(shot.expect);
+        await browser.screenshot(file);
+        console.log(`saved ${file} (${statSync(file).size} bytes) from ${shot.url}`);
+      }
+    } finally {
+      await browser.close();
+    }
+    await generating.cancel();
+    await generating.result().catch(() => undefined);
+  } finally {
+    worker.shutdown();
+    await running;
+    await receiver.close();
+    await Promise.allSettled([video.close(), review.close()]);
+    await sandbox.close();
+    await server.teardown();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`screenshot-web-ui failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
