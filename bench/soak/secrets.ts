@@ -1,0 +1,71 @@
+// The secret scan of a soak run: every workflow history (payloads decoded), every log line of every
+// child process, every error the runner saw. A hit names the source and which secret, never the value.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+
+export interface Secrets {
+  apiKey: string;
+  accessToken: string;
+  callbackSecret: string;
+}
+
+export interface SecretScan {
+  histories: number;
+  logFiles: number;
+  logLines: number;
+  errors: number;
+  hits: Array<{ source: string; secret: keyof Secrets }>;
+}
+
+/** A history as JSON text with every base64 payload decoded next to it (payloads are base64 in JSON). */
+export function historyText(history: unknown): string {
+  const text = JSON.stringify(history);
+  const decoded = text.replace(/"data":"([A-Za-z0-9+/=]+)"/g, (_m, b64: string) => `"data":${JSON.stringify(Buffer.from(b64, 'base64').toString('utf8'))}`);
+  return `${text}\n${decoded}`;
+}
+
+/** Fetches every history (a few at a time), as text for the scan and the duplicate analysis. */
+export async function fetchHistories(client: Client, workflowIds: string[], concurrency = 8): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let next = 0;
+  const lane = async () => {
+    while (next < workflowIds.length) {
+      const id = workflowIds[next++]!;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          out.set(id, historyText(await client.workflow.getHandle(id).fetchHistory()));
+          break;
+        } catch {
+          // A job that never started has no history; anything else is retried a few times.
+          if (attempt >= 3) {
+            out.set(id, '');
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return out;
+}
+
+export function scanForSecrets(secrets: Secrets, sources: { histories: Map<string, string>; logDir: string; errors: string[] }): SecretScan {
+  const hits: SecretScan['hits'] = [];
+  const check = (source: string, text: string) => {
+    for (const [name, value] of Object.entries(secrets) as Array<[keyof Secrets, string]>) {
+      if (value && text.includes(value)) hits.push({ source, secret: name });
+    }
+  };
+  for (const [id, text] of sources.histories) check(`history ${id}`, text);
+  let logLines = 0;
+  const files = readdirSync(sources.logDir);
+  for (const f of files) {
+    const text = readFileSync(join(sources.logDir, f), 'utf8');
+    logLines += text.split('\n').length;
+    check(`log ${f}`, text);
+  }
+  sources.errors.forEach((e, i) => check(`error #${i + 1}`, e));
+  return { histories: sources.histories.size, logFiles: files.length, logLines, errors: sources.errors.length, hits };
+}

@@ -1,0 +1,241 @@
+// runSoak(): the whole soak run. The sandbox lives in this process (it outlives every kill); the Temporal
+// dev server (database file), the worker and the callback receiver are child processes that the chaos
+// kills and restarts. At the end every job, every video task and the full request log are checked.
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { freePort } from '../../src/dev/temporal-dev-server.js';
+import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import type { Progress } from '../../src/workflows/definitions.js';
+import { workflowsPath } from '../../src/workflows-path.js';
+import { Chaos, type ServerOutage } from './chaos.js';
+import { faultCounts, verdictOf, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';
+import { driveJobs, type JobRecord } from './driver.js';
+import { FaultInjector } from './fault-injector.js';
+import { planJobs } from './jobs.js';
+import type { SoakOptions } from './options.js';
+import { Rng } from './rng.js';
+import { fetchHistories, scanForSecrets, type SecretScan, type Secrets } from './secrets.js';
+import { Supervised } from './supervisor.js';
+import { temporalServer } from './temporal-server.js';
+
+export interface SoakReport {
+  ok: boolean;
+  startedAt: string;
+  durationMs: number;
+  /** From the first start to the last outcome. */
+  jobPhaseMs: number;
+  outDir: string;
+  options: Omit<SoakOptions, 'outDir' | 'reliabilityPath' | 'dumpHistories'>;
+  environment: { node: string; cpus: number; platform: string; temporalCli: string };
+  verdict: Verdict;
+  faults: FaultCounts & { armed: { requests: number; callbacks: number } };
+  chaos: {
+    workerKills: number;
+    workerStarts: number;
+    workerUnexpectedExits: number;
+    receiverRestarts: number;
+    receiverStarts: number;
+    receiverUnexpectedExits: number;
+    serverOutage: ServerOutage | undefined;
+  };
+  secrets: SecretScan;
+  latencyMs: { p50: number; p95: number; max: number };
+  driverErrors: number;
+}
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const quietLogger = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+
+/** Secrets come from the environment when given (the soak test passes its own, to scan for them). */
+function soakSecrets(): Secrets {
+  return {
+    apiKey: process.env.SOAK_API_KEY || `sk-soak-${randomBytes(16).toString('hex')}`,
+    accessToken: process.env.SOAK_ACCESS_TOKEN || `at-soak-${randomBytes(16).toString('hex')}`,
+    callbackSecret: process.env.SOAK_CALLBACK_SECRET || `cb-soak-${randomBytes(16).toString('hex')}`,
+  };
+}
+
+export async function runSoak(o: SoakOptions, say: (line: string) => void): Promise<SoakReport> {
+  const t0 = Date.now();
+  const outDir = o.outDir ?? mkdtempSync(join(tmpdir(), 'soak-'));
+  const logDir = join(outDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const rng = new Rng(o.seed);
+  const runId = `r${o.seed.toString(36)}x${(Date.now() % 46656).toString(36)}`;
+  const secrets = soakSecrets();
+  const jobs = planJobs(o.jobs, runId, rng, o.timing);
+  say(`soak ${runId}: ${o.jobs} jobs, seed ${o.seed}, window ${o.window}, out ${outDir}`);
+
+  // Bundled once: a worker restarted after SIGKILL loads it in a second instead of running webpack.
+  const bundlePath = join(outDir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, logger: quietLogger })).code);
+
+  const sandbox = await startSandbox({ apiKey: secrets.apiKey, accessToken: secrets.accessToken, ...o.sandbox });
+  const server = temporalServer({ outDir, port: await freePort() });
+  const receiverPort = await freePort();
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: 'default',
+    TEMPORAL_TASK_QUEUE: `soak-${runId}`,
+    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
+    VIDEO_API_KEY: secrets.apiKey,
+    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
+    REVIEW_ACCESS_TOKEN: secrets.accessToken,
+    HTTP_TIMEOUT_MS: String(o.httpTimeoutMs),
+    CALLBACK_PUBLIC_URL: `http://127.0.0.1:${receiverPort}`,
+    CALLBACK_SECRET: secrets.callbackSecret,
+    CALLBACK_HOST: '127.0.0.1',
+    CALLBACK_PORT: String(receiverPort),
+    SOAK_WORKFLOW_BUNDLE: bundlePath,
+  };
+  for (const k of ['SOAK_API_KEY', 'SOAK_ACCESS_TOKEN', 'SOAK_CALLBACK_SECRET', 'TEMPORAL_PROFILE', 'TEMPORAL_API_KEY']) delete childEnv[k];
+  const node = (name: string, script: string, readyPattern: RegExp) =>
+    new Supervised({ name, command: process.execPath, args: ['--import', 'tsx', script], env: childEnv, cwd: here('../..'), logFile: join(logDir, `${name}.log`), readyPattern, restartDelayMs: 500 });
+  const worker = node('worker', here('./worker-process.ts'), /worker: task queue/);
+  const receiver = node('receiver', here('../../src/callbacks/main.ts'), /callback receiver listening/);
+  const children = [worker, receiver, server.process];
+  const killAll = () => children.forEach((c) => c.killNow());
+  process.once('exit', killAll);
+
+  let connection: Connection | undefined;
+  try {
+    server.process.start();
+    await server.process.waitReady(120_000);
+    connection = await Connection.connect({ address: server.address });
+    await server.waitServing(connection, 120_000);
+    const client = new Client({ connection, namespace: 'default' });
+    worker.start();
+    receiver.start();
+    await Promise.all([worker.waitReady(180_000), receiver.waitReady(120_000)]);
+    say(`stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s: Temporal ${server.cliVersion} on ${server.address}, sandbox ${sandbox.videoBaseUrl} ${sandbox.reviewBaseUrl}`);
+
+    const faults = new FaultInjector(sandbox, rng, { requests: o.requestsBetweenFaults, callbacks: o.callbacksBetweenFaults }, o.hangMs);
+    const chaos = new Chaos(rng, o, worker, receiver);
+    const errors: string[] = [];
+    const stopAt = Math.max(1, Math.ceil(o.jobs * o.serverStopAtShare));
+    let outage: Promise<ServerOutage> | undefined;
+    let started = 0;
+    let finished = 0;
+    const phase0 = Date.now();
+    const ticker = setInterval(() => {
+      say(
+        `  t+${Math.round((Date.now() - phase0) / 1000)}s started ${started}/${o.jobs}, done ${finished}, requests ${faults.requestsSeen}, faults armed ${faults.armed.requests}+${faults.armed.callbacks}, ` +
+          `worker kills ${chaos.counts.workerKills}, receiver restarts ${chaos.counts.receiverRestarts}${chaos.outage ? `, Temporal restarted (down ${(chaos.outage.downMs / 1000).toFixed(1)} s)` : outage ? ', Temporal outage under way' : ''}`,
+      );
+    }, 10_000);
+    faults.start();
+    chaos.start();
+    const records = await driveJobs(client, jobs, {
+      taskQueue: `soak-${runId}`,
+      window: o.window,
+      startRate: o.startRate,
+      jobDeadlineMs: o.jobDeadlineMs,
+      errors,
+      onStarted: (n) => {
+        started = n;
+        if (n === stopAt) {
+          const hold = { beforeMs: o.sandbox.videoDurationMs + 2_000, afterMs: o.timing.createAmbiguityGraceMs + 5_000 };
+          outage = chaos.serverOutage(server, connection!, faults, hold);
+          outage.catch((err: unknown) => errors.push(`server outage: ${err instanceof Error ? err.message : String(err)}`));
+        }
+      },
+      onFinished: () => void finished++,
+    });
+    const jobPhaseMs = Date.now() - phase0;
+    clearInterval(ticker);
+    await outage?.catch(() => undefined);
+    chaos.stop();
+    faults.stop();
+    if (!server.process.ready) server.process.resume();
+    await server.waitServing(connection, 120_000);
+    say(`jobs done in ${(jobPhaseMs / 1000).toFixed(1)} s; checking`);
+
+    if (records.some((r) => r.outcome === 'not finished')) {
+      await worker.waitReady(60_000).catch(() => undefined);
+      await describeLost(client, records);
+    }
+    const snapshot = snapshotOf(sandbox);
+    // The evidence behind the figures, for whoever wants to look again (credentials blanked out).
+    writeFileSync(join(outDir, 'sandbox.json'), JSON.stringify({ ...snapshot, requests: snapshot.requests.map(withoutCredentials) }));
+    const histories = await fetchHistories(client, jobs.map((j) => j.workflowId));
+    if (o.dumpHistories) dumpHistories(join(outDir, 'histories.jsonl'), histories);
+    const verdict = verdictOf(records, snapshot, histories, { minQueryIntervalMs: o.timing.reviewMinQueryIntervalMs, clientTimeoutMs: o.httpTimeoutMs });
+
+    await Promise.all([worker.stop(), receiver.stop()]);
+    errors.push(...records.flatMap((r) => (r.error ? [r.error] : [])));
+    // Every error the runner saw, as a log of its own: scanned with the others, here and by the soak test.
+    writeFileSync(join(logDir, 'runner-errors.log'), errors.map((e) => `${e}\n`).join(''));
+    const secretScan = scanForSecrets(secrets, { histories, logDir, errors });
+    const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, ...options } = o;
+    const report: SoakReport = {
+      ok: verdict.jobs.lost === 0 && verdict.duplicateTasks === 0 && verdict.violations.length === 0 && secretScan.hits.length === 0,
+      startedAt: new Date(t0).toISOString(),
+      durationMs: 0,
+      jobPhaseMs,
+      outDir,
+      options,
+      environment: { node: process.version, cpus: availableParallelism(), platform: `${process.platform}-${process.arch}`, temporalCli: server.cliVersion },
+      verdict,
+      faults: { ...faultCounts(snapshot), armed: { ...faults.armed } },
+      chaos: {
+        workerKills: chaos.counts.workerKills,
+        workerStarts: worker.counts.starts,
+        workerUnexpectedExits: worker.counts.unexpectedExits,
+        receiverRestarts: chaos.counts.receiverRestarts,
+        receiverStarts: receiver.counts.starts,
+        receiverUnexpectedExits: receiver.counts.unexpectedExits,
+        serverOutage: chaos.outage,
+      },
+      secrets: secretScan,
+      latencyMs: latency(records),
+      driverErrors: errors.length - records.filter((r) => r.error).length,
+    };
+    report.durationMs = Date.now() - t0;
+    return report;
+  } finally {
+    await Promise.allSettled([worker.stop(), receiver.stop()]);
+    await connection?.close().catch(() => undefined);
+    await server.process.stop();
+    await sandbox.close();
+    process.off('exit', killAll);
+  }
+}
+
+function withoutCredentials(e: RequestLogEntry): RequestLogEntry {
+  const headers = { ...e.headers };
+  for (const h of ['authorization', 'x-access-token']) if (headers[h] !== undefined) headers[h] = '[redacted]';
+  return { ...e, headers };
+}
+
+function snapshotOf(sandbox: Sandbox): SandboxSnapshot {
+  return { requests: sandbox.requests(), callbacks: sandbox.callbacks(), videoTasks: sandbox.videoTasks(), reviewTasks: sandbox.reviewTasks() };
+}
+
+/** A job still running at its deadline: what its `progress` query says, for the report. */
+async function describeLost(client: Client, records: JobRecord[]): Promise<void> {
+  for (const r of records.filter((x) => x.outcome === 'not finished')) {
+    try {
+      const p = await client.connection.withDeadline(Date.now() + 5_000, () => client.workflow.getHandle(r.job.workflowId).query<Progress>('progress'));
+      r.error = `stage ${p.stage}, task ${p.taskId ?? '-'}, state ${p.state ?? '-'}, last error ${p.lastError ?? '-'}`;
+    } catch (err) {
+      r.error = `no progress: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+}
+
+function dumpHistories(file: string, histories: Map<string, string>): void {
+  writeFileSync(file, '');
+  for (const [workflowId, text] of histories) appendFileSync(file, `${JSON.stringify({ workflowId, text })}\n`);
+}
+
+function latency(records: JobRecord[]): SoakReport['latencyMs'] {
+  const d = records.filter((r) => r.endedAt && r.startedAt).map((r) => r.endedAt! - r.startedAt!).sort((a, b) => a - b);
+  const at = (q: number) => d[Math.min(d.length - 1, Math.floor(q * d.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), max: d[d.length - 1] ?? 0 };
+}
