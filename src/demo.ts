@@ -10,10 +10,9 @@ import { startDevServer } from './dev/temporal-dev-server.js';
 import { startSandbox } from './sandbox/index.js';
 import { ReviewClient } from './services/review/client.js';
 import { VideoClient } from './services/video/client.js';
-import { progressQuery, type Progress } from './workflows/definitions.js';
+import { startReviewThenGenerate } from './client/index.js';
+import type { Progress } from './workflows/definitions.js';
 import type { ReviewThenGenerateInput } from './workflows/input.js';
-import type { ReviewThenGenerate } from './workflows/review-then-generate.js';
-import { ReviewStage } from './workflows/search-attributes.js';
 import { workflowsPath } from './workflows-path.js';
 
 const line = (p: Progress) =>
@@ -67,19 +66,15 @@ async function main() {
       callbacks: true,
       timing: { reviewMinQueryIntervalMs: 1_000, videoPollIntervalMs: 2_000, callbackFallbackPollMs: 10_000 },
     };
+    // Started as other services would: business key as workflow id, input validated first, search
+    // attributes and the static summary shown in the Web UI.
     const workflowId = `demo-${randomUUID()}`;
-    const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', {
-      taskQueue,
-      workflowId,
-      args: [input],
-      typedSearchAttributes: [{ key: ReviewStage, value: 'queued' }],
-      staticSummary: 'Demo: review one image, then generate a 5 s video',
-    });
+    const handle = await startReviewThenGenerate(client, { businessKey: workflowId, input, taskQueue });
     console.log(`started ReviewThenGenerate ${workflowId}: ${server.uiUrl}/namespaces/${server.namespace}/workflows/${workflowId}`);
     let last = '';
     const ticker = setInterval(() => {
       handle
-        .query(progressQuery)
+        .progress()
         .then((p) => {
           const text = line(p);
           if (text !== last) console.log(`  ${text}`);
@@ -89,7 +84,7 @@ async function main() {
     }, 300);
     try {
       const result = await handle.result();
-      console.log(`  ${line(await handle.query(progressQuery))}`);
+      console.log(`  ${line(await handle.progress())}`);
       console.log(`done: task ${result.taskId} ${result.state}, video ${result.videoUrl}`);
       console.log(`approved assets: ${result.assets.map((a) => `${a.sourceUrl} -> ${a.assetUrl}`).join(', ')}`);
       const calls = sandbox.requests().reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.operation]: (acc[r.operation] ?? 0) + 1 }), {});

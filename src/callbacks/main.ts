@@ -21,8 +21,11 @@ async function main() {
   });
   console.log(`callback receiver listening on ${server.url} (public address ${callbacks.publicUrl ?? 'unset'})`);
   const stop = async () => {
+    // Bounded: with Temporal already gone, closing the connection can wait on a dead peer.
+    const forced = setTimeout(() => process.exit(0), 5_000);
+    forced.unref();
     await server.close();
-    await connection.close();
+    await connection.close().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', stop);
