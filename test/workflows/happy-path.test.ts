@@ -91,12 +91,13 @@ describe('ReviewThenGenerate happy path', () => {
     expect(queries.length).toBe(4);
     const [g1, g2, g3] = gaps(queries.map((q) => q.at));
     console.log(`network-failure backoff observed: ${g1} ms, ${g2} ms, ${g3} ms`);
+    // Lower bounds are the rule; upper bounds only tell the steps apart (a loaded machine adds latency).
     expect(g1).toBeGreaterThanOrEqual(1_000 - 1);
-    expect(g1).toBeLessThan(1_900);
+    expect(g1).toBeLessThan(2_000);
     expect(g2).toBeGreaterThanOrEqual(2_000 - 1);
-    expect(g2).toBeLessThan(2_900);
+    expect(g2).toBeLessThan(4_000);
     expect(g3).toBeGreaterThanOrEqual(4_000 - 1);
-    expect(g3).toBeLessThan(4_900);
+    expect(g3).toBeLessThan(6_000);
   });
 
   it('review.mode "sync" reviews with one synchronous submit per batch and no review query', async () => {
