@@ -1,0 +1,128 @@
+// The generation stage: one video task created with the approved Asset:// addresses (never blindly
+// resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
+import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
+import type { VideoTaskSummary } from '../activities/index.js';
+import { FailureType, InternalFailureType } from '../failure-types.js';
+import type { ContentItem, CreateTaskBody } from '../services/video/schemas.js';
+import type { ApprovedAsset } from './definitions.js';
+import type { ReviewThenGenerateJob } from './input.js';
+import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
+import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
+
+/** How many ambiguous creates (no callback naming a task within the grace) before giving up. */
+const MAX_AMBIGUOUS_CREATES = 3;
+
+/** The create body with every reviewed URL replaced by its Asset:// address (never downstream_final_url). */
+export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): CreateTaskBody {
+  if (assets.length === 0) return task;
+  const bySource = new Map(assets.map((a) => [a.sourceUrl, a.assetUrl]));
+  const content = task.content.map((item: ContentItem): ContentItem => {
+    for (const key of ['image_url', 'video_url', 'audio_url'] as const) {
+      const media = (item as Record<string, unknown>)[key] as { url?: string } | undefined;
+      const replacement = media?.url ? bySource.get(media.url) : undefined;
+      if (media && replacement) return { ...item, [key]: { ...media, url: replacement } } as ContentItem;
+    }
+    return item;
+  });
+  return { ...task, content };
+}
+
+/**
+ * Creates the video task once. An ambiguous answer (500, time-out) is not retried blindly: wait up to
+ * `createAmbiguityGraceMs` for a video callback naming a task and adopt it; resubmit only when none came.
+ */
+export async function createOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<string> {
+  for (let ambiguous = 0; ; ) {
+    try {
+      const { taskId } = await run.acts.submitting.rtgCreateVideoTask.executeWithOptions({ summary: `create video task (${String(body.model)})` }, [
+        { workflowId, body, callbacks: job.callbacks },
+      ]);
+      return taskId;
+    } catch (err) {
+      if (!isAmbiguousCreate(err)) throw err;
+      ambiguous++;
+      run.progress.lastError = `create ambiguous (${ambiguous}): ${errorMessage(err)}`;
+      if (job.callbacks) {
+        const named = await condition(() => run.videoCallbackTaskIds.length > 0, job.timing.createAmbiguityGraceMs);
+        if (named) return run.videoCallbackTaskIds[0]!;
+      }
+      if (ambiguous >= MAX_AMBIGUOUS_CREATES) {
+        throw ApplicationFailure.create({
+          type: FailureType.GenerationFailed,
+          message: `video task creation stayed ambiguous ${ambiguous} times (no answer and no callback naming a task); not resubmitted again`,
+          nonRetryable: true,
+          details: [{ lastError: errorMessage(err) }],
+        });
+      }
+    }
+  }
+}
+
+function isAmbiguousCreate(err: unknown): boolean {
+  return err instanceof Error && 'cause' in err && err.cause instanceof ApplicationFailure && err.cause.type === InternalFailureType.CreateAmbiguous;
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error && err.cause instanceof Error) return err.cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, taskId: string): Promise<VideoTaskSummary> {
+  const t = job.timing;
+  let task: VideoTaskSummary;
+  try {
+    task = await waitForFinal<VideoTaskSummary>({
+      callbacksOn: job.callbacks,
+      intervalMs: t.videoPollIntervalMs,
+      fallbackMs: Math.max(t.callbackFallbackPollMs, t.videoPollIntervalMs),
+      deadline: Date.now() + t.generationTimeoutMs,
+      callbackPending: () => run.videoCallbackPending(),
+      takeCallback: () => run.takeVideoCallback(),
+      confirm: () => run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [{ taskId, minIntervalMs: 0, untilFinal: false }]),
+      poll: (cadenceMs, scheduleToCloseMs) =>
+        run.acts.polling(scheduleToCloseMs, `poll video task ${taskId}`).rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true }),
+      isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
+      onObserved: (r) => run.observeVideo(r),
+    });
+  } catch (err) {
+    if (err instanceof WaitTimedOut) {
+      throw ApplicationFailure.create({ type: FailureType.GenerationTimedOut, message: `video task ${taskId} not final after ${t.generationTimeoutMs} ms`, nonRetryable: true, details: [{ taskId }] });
+    }
+    throw err;
+  }
+  const evidence = [{ taskId, error: task.error, record: task.raw }];
+  if (task.status === 'failed') {
+    throw ApplicationFailure.create({ type: FailureType.GenerationFailed, message: `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`, nonRetryable: true, details: evidence });
+  }
+  if (task.status === 'expired') {
+    throw ApplicationFailure.create({ type: FailureType.GenerationExpired, message: `video task ${taskId} expired`, nonRetryable: true, details: evidence });
+  }
+  if (task.status === 'cancelled') {
+    throw ApplicationFailure.create({ type: FailureType.GenerationCancelled, message: `video task ${taskId} was cancelled`, nonRetryable: true, details: evidence });
+  }
+  return task;
+}
+
+/**
+ * A task that a video callback named but that is not the run's task can only come from an earlier create
+ * of this run that was answered ambiguously and then resubmitted (callback URLs are signed per run): it
+ * is cancelled, so that one job never leaves two tasks generating.
+ */
+export async function cancelOrphans(run: RunState): Promise<void> {
+  for (const orphan of run.orphanTaskIds()) {
+    run.progress.orphanTasksCancelled = [...(run.progress.orphanTasksCancelled ?? []), orphan];
+    await CancellationScope.nonCancellable(() =>
+      run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [{ taskId: orphan }]),
+    ).catch(() => undefined); // best effort: the run's own outcome does not depend on it
+  }
+}
+
+/** Cancels orphans as soon as a callback reveals them, while the run waits for its own task. */
+export function watchForOrphans(run: RunState): void {
+  void (async () => {
+    for (;;) {
+      await condition(() => run.orphanTaskIds().length > 0);
+      await cancelOrphans(run);
+    }
+  })().catch(() => undefined); // ends with the run (its condition is cancelled with the root scope)
+}
