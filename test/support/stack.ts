@@ -11,7 +11,8 @@ import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import { workflowsPath } from '../../src/workflows-path.js';
-import { startWorker, testClient, type RunningWorker } from './temporal.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from './temporal.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundled once per test file: webpack is the slow part of starting a worker. */
@@ -126,4 +127,23 @@ export function countOps(sandbox: Sandbox): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const r of sandbox.requests()) counts[r.operation] = (counts[r.operation] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * Gives a test file its stack: started before its tests; after them, every history the file produced is
+ * replayed against the current workflow code and scanned for the three secrets, then the stack stops.
+ */
+export function withStack(options: StackOptions, use: (stack: Stack) => void): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    await workflowBundle();
+    stack = await startStack(options);
+    use(stack);
+  });
+  afterAll(async () => {
+    if (!stack) return;
+    expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
+    await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
+    await stack.stop();
+  });
 }

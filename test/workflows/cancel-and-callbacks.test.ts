@@ -1,21 +1,12 @@
 // Workflow cancellation (video task cancelled; nothing created when cancelled during review) and callback
 // handling (forged, duplicated, reordered, dropped).
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
+import { describe, expect, it } from 'vitest';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack();
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({}, (s) => (stack = s));
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;

@@ -1,20 +1,11 @@
 // Create is never retried blindly: 500 after commit, 500 before commit, and a hang past the client
 // time-out each end with exactly one video task in the sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { progressQuery } from '../../src/workflows/definitions.js';
-import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack({ httpTimeoutMs: 1_000 });
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({ httpTimeoutMs: 1_000 }, (s) => (stack = s));
 
 describe('idempotent create', () => {
   it('500 after commit, callback arriving: the task is adopted, not created twice', async () => {

@@ -1,20 +1,12 @@
 // Review verdicts that must stop the job before any video task exists, and the failure types callers see.
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories, testClient } from '../support/temporal.js';
+import { describe, expect, it } from 'vitest';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+import { testClient } from '../support/temporal.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack();
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({}, (s) => (stack = s));
 
 async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
   const err = await promise.then(

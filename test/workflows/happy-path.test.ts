@@ -1,20 +1,11 @@
 // ReviewThenGenerate end to end on the real dev server, sandbox over HTTP: callbacks and polling,
 // exact call counts, query spacing, Retry-After and the 1 s / 2 s / 4 s network backoff.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
+import { describe, expect, it } from 'vitest';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack();
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({}, (s) => (stack = s));
 
 function gaps(times: number[]): number[] {
   return times.slice(1).map((t, i) => t - times[i]!);

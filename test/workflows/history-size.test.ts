@@ -1,21 +1,12 @@
 // Waiting holds no worker slot and does not grow the history with the number of polls: polling is one
 // activity whose retries are the polls, so 500 polls cost the same events as 5.
 import { WorkflowFailedError } from '@temporalio/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories } from '../support/temporal.js';
+import { expect, it } from 'vitest';
+import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack();
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({}, (s) => (stack = s));
 
 /** Polls the sandbox log until the task has been queried `n` times, then ends the task from outside. */
 async function endAfterPolls(taskId: string, n: number) {

@@ -3,20 +3,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { countOps, fastTiming, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, replayHistories, temporalAddress } from '../support/temporal.js';
+import { expect, it } from 'vitest';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+import { temporalAddress } from '../support/temporal.js';
 
 let stack: Stack;
-beforeAll(async () => {
-  await workflowBundle();
-  stack = await startStack({ noWorker: true });
-});
-afterAll(async () => {
-  expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-  await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
-  await stack.stop();
-});
+withStack({ noWorker: true }, (s) => (stack = s));
 
 it('a worker killed between the create response and activity completion loses nothing and creates one task', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../fixtures/crash-worker.ts', import.meta.url))], {
