@@ -78,9 +78,9 @@ export class RunState {
 
   onReviewCallback(s: CallbackSignal) {
     this.progress.callbacks.review++;
-    const known = s.taskId && this.progress.review.tasks.some((t) => t.taskId === s.taskId);
-    if (s.taskId && known) this.pendingReviewCallbacks.add(s.taskId);
-    else if (s.taskId && this.progress.review.tasks.length > 0) this.progress.callbacks.ignored++;
+    // Kept even when the id is not known yet: a fast review's callback can arrive before the workflow has
+    // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
+    if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
     else this.anonymousReviewCallback = true; // no usable id: confirm every waiting task
   }
 
