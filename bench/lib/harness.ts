@@ -1,0 +1,147 @@
+// Everything a benchmark run needs besides the load: the Temporal dev server, a client, the callback
+// receiver, the workflow bundle (built once), and per service profile a sandbox plus one worker process.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
+import { startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { Profile } from '../profiles.js';
+import type { TunableWorkerOptions } from '../worker/protocol.js';
+import { findDevServerPid } from './proc.js';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
+
+export const TMP_DIR = fileURLToPath(new URL('../results/tmp/', import.meta.url));
+const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
+
+/**
+ * The workflow bundles a worker can run:
+ * - package: the package's workflows as a user's worker bundles them (plus the trivial workflow);
+ * - package-preload: the same, with zod preloaded once per V8 context
+ *   (`bundlerOptions.preloadModules`) instead of being evaluated again for every workflow run (our own
+ *   schema modules cannot be shared: the SDK freezes shared modules and zod adds properties lazily);
+ * - trivial: the trivial workflow alone (the server's limit, without our modules).
+ */
+export type BundleName = 'package' | 'package-preload' | 'trivial';
+
+const BUNDLES: Record<BundleName, { workflowsPath: string; preloadModules?: string[] }> = {
+  package: { workflowsPath: here('../workflows/index.ts') },
+  'package-preload': { workflowsPath: here('../workflows/index.ts'), preloadModules: ['zod'] },
+  trivial: { workflowsPath: here('../workflows/trivial-only.ts') },
+};
+const silent = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+
+export interface Harness {
+  server: DevServer;
+  serverPid: number | undefined;
+  client: Client;
+  receiver: CallbackServer;
+  secret: string;
+  /** Builds (once) and returns the path of a workflow bundle. */
+  bundle(name: BundleName): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  mkdirSync(TMP_DIR, { recursive: true });
+  const built = new Map<BundleName, Promise<string>>();
+  const bundle = (name: BundleName) => {
+    let path = built.get(name);
+    if (!path) {
+      path = bundleWorkflowCode({ ...BUNDLES[name], logger: silent }).then((b) => {
+        const file = `${TMP_DIR}workflow-bundle-${process.pid}-${name}.js`;
+        writeFileSync(file, b.code);
+        return file;
+      });
+      built.set(name, path);
+    }
+    return path;
+  };
+  // Every bundle from the same snapshot of the sources, built before anything runs: the working tree
+  // may change while a long benchmark runs.
+  const [server] = await Promise.all([startDevServer({ ui: false }), ...(Object.keys(BUNDLES) as BundleName[]).map(bundle)]);
+  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
+  const secret = randomBytes(24).toString('base64url');
+  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const port = Number(server.address.split(':').pop());
+  return {
+    server,
+    serverPid: findDevServerPid(port),
+    client,
+    receiver,
+    secret,
+    bundle,
+    async stop() {
+      await receiver.close();
+      await server.teardown();
+      for (const file of built.values()) rmSync(await file, { force: true });
+    },
+  };
+}
+
+export interface ProfileEnv {
+  profile: Profile;
+  sandbox: Sandbox;
+  worker: WorkerProcess;
+  workerConfig: string;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+/** A sandbox with the profile's latency and one worker process (given options) on a fresh task queue. */
+export interface WorkerConfigDef {
+  options: TunableWorkerOptions;
+  bundle: BundleName;
+  /** Node flags of the worker process (e.g. its heap limit). */
+  nodeArgs?: string[];
+}
+
+export async function startProfileEnv(
+  h: Harness,
+  profile: Profile,
+  workerConfig: string,
+  def: WorkerConfigDef,
+  sandboxOverrides: { reviewDurationMs?: number; videoDurationMs?: number } = {},
+): Promise<ProfileEnv> {
+  const sandbox = await startSandbox({
+    latencyMs: profile.latencyMs,
+    reviewDurationMs: sandboxOverrides.reviewDurationMs ?? profile.reviewMs[0],
+    videoDurationMs: sandboxOverrides.videoDurationMs ?? profile.videoMs[0],
+    // Under load a signal may take a while: do not let the sandbox give up on a callback too early.
+    callbackTimeoutMs: 15_000,
+    // Every job's assets stay valid for the whole run.
+    assetUrlTtlMs: 3_600_000,
+  });
+  const taskQueue = `bench-${profile.name}-${workerConfig}-${randomUUID().slice(0, 8)}`;
+  try {
+    const worker = await startWorkerProcess({
+      address: h.server.address,
+      namespace: h.server.namespace,
+      taskQueue,
+      bundlePath: await h.bundle(def.bundle),
+      video: { baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey },
+      review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken },
+      callbacks: { publicUrl: h.receiver.url, secret: h.secret },
+      httpTimeoutMs: 30_000,
+      options: def.options,
+      nodeArgs: def.nodeArgs ?? [],
+      sampleEveryMs: 100,
+    });
+    return {
+      profile,
+      sandbox,
+      worker,
+      workerConfig,
+      taskQueue,
+      async stop() {
+        await worker.stop();
+        await sandbox.close();
+      },
+    };
+  } catch (err) {
+    await sandbox.close();
+    throw err;
+  }
+}

@@ -1,0 +1,85 @@
+// What `npm run bench` runs: the full plan, and the --quick plan (same scenarios, small numbers) that
+// finishes in under two minutes. Worker configurations compared by the tuning section live here too.
+import type { Timing } from '../src/workflows/input.js';
+import type { Mode, ProfileName } from './profiles.js';
+import type { WorkerConfigDef } from './lib/harness.js';
+
+export interface Plan {
+  /** Wall-time budget of the whole run: a run that would not fit is skipped and reported as skipped. */
+  budgetMs: number;
+  /** Concurrency levels, ascending: the first runs for every variant, higher ones while the budget lasts. */
+  levels: number[];
+  profiles: ProfileName[];
+  modes: Mode[];
+  /** Timing input added to every job of the plan (on top of the profile's). */
+  timing: Partial<Timing>;
+  historySample: number;
+  /** Jobs run, unrecorded, on every fresh worker process before it is measured. */
+  warmup: number;
+  tuning: { level: number; profile: ProfileName; modes: Mode[]; configs: string[] };
+  historyIndependence: { jobs: number; short: { reviewMs: number; videoMs: number }; longFactor: number };
+  waiting: { callbacksTarget: number; chunk: number; pollingJobs: number; windowMs: number; videoPollIntervalMs: number; cappedConfig: string };
+  http: { seconds: number; inFlight: number; poolSizes: number[] };
+  /** Longest one burst may take: the run is cut there and reported as cut. */
+  runTimeoutMs: (n: number) => number;
+}
+
+export const WORKER_CONFIGS: Record<string, WorkerConfigDef> = {
+  /** The SDK's defaults (40 workflow-task slots, 100 activity slots, 10 + 10 pollers), the bundle as built. */
+  default: { options: {}, bundle: 'package' },
+  /** zod and the input schemas evaluated once per V8 context instead of once per workflow run. */
+  preload: { options: {}, bundle: 'package-preload' },
+  /** Pollers that scale with the backlog instead of a fixed 10. */
+  autoscale: {
+    options: { workflowTaskPollerBehavior: { type: 'autoscaling' }, activityTaskPollerBehavior: { type: 'autoscaling' } },
+    bundle: 'package',
+  },
+  /** More workflow-task and activity slots and pollers. */
+  wide: {
+    options: { maxConcurrentWorkflowTaskExecutions: 200, maxConcurrentActivityTaskExecutions: 500, maxConcurrentWorkflowTaskPolls: 20, maxConcurrentActivityTaskPolls: 20 },
+    bundle: 'package',
+  },
+  /**
+   * A 1 GiB V8 heap for the worker process (Node flag): V8 then collects evicted workflows instead of
+   * growing towards its default limit, and the SDK sizes its default sticky cache from that heap.
+   */
+  'heap-1g': { options: {}, bundle: 'package', nodeArgs: ['--max-old-space-size=1024'] },
+  /** The trivial workflow's worker (scenario 2). */
+  trivial: { options: {}, bundle: 'trivial' },
+  /** The trivial workflow on the package's bundle: what loading our workflow modules costs each run. */
+  'trivial-on-package': { options: {}, bundle: 'package' },
+};
+
+export const MAIN_WORKER_CONFIG = 'default';
+
+export const FULL: Plan = {
+  budgetMs: 25 * 60_000,
+  levels: [100, 1_000, 5_000],
+  profiles: ['zero', 'realistic'],
+  modes: ['callbacks', 'polling'],
+  timing: {},
+  historySample: 5,
+  warmup: 20,
+  tuning: { level: 100, profile: 'zero', modes: ['polling'], configs: ['default', 'preload', 'wide', 'autoscale'] },
+  historyIndependence: { jobs: 6, short: { reviewMs: 200, videoMs: 1_000 }, longFactor: 5 },
+  waiting: { callbacksTarget: 10_000, chunk: 500, pollingJobs: 300, windowMs: 10_000, videoPollIntervalMs: 10_000, cappedConfig: 'heap-1g' },
+  http: { seconds: 3, inFlight: 128, poolSizes: [8, 32, 128] },
+  runTimeoutMs: (n) => 90_000 + n * 300,
+};
+
+export const QUICK: Plan = {
+  budgetMs: 110_000,
+  levels: [10],
+  profiles: ['zero', 'realistic'],
+  modes: ['callbacks', 'polling'],
+  // The callback safety net (60 s by default) would dominate a two-minute run if a callback were lost.
+  timing: { callbackFallbackPollMs: 5_000 },
+  historySample: 2,
+  // Figures of a quick run include the workers' warm-up: it is a smoke test, not a measurement.
+  warmup: 0,
+  tuning: { level: 10, profile: 'zero', modes: ['polling'], configs: ['default'] },
+  historyIndependence: { jobs: 2, short: { reviewMs: 200, videoMs: 500 }, longFactor: 3 },
+  waiting: { callbacksTarget: 40, chunk: 40, pollingJobs: 20, windowMs: 2_000, videoPollIntervalMs: 1_000, cappedConfig: '' },
+  http: { seconds: 0.5, inFlight: 64, poolSizes: [32] },
+  runTimeoutMs: (n) => 30_000 + n * 300,
+};

@@ -1,0 +1,97 @@
+// Findings computed from the figures of one run (stored in the JSON as `notes`), so that a regenerated
+// BENCHMARKS.md never carries a sentence the figures do not support.
+import type { BenchResults } from '../results.js';
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+export function computeFindings(r: BenchResults): string[] {
+  const notes: string[] = [];
+  const ours = r.runs.filter((x) => x.kind === 'ours');
+
+  const cbRuns = ours.filter((x) => x.mode === 'callbacks' && x.callbackLatency);
+  const byFallback = cbRuns.reduce((a, x) => a + x.callbackLatency!.callbacks.answeredByFallbackPoll, 0);
+  const finals = cbRuns.reduce((a, x) => a + x.callbackLatency!.callbacks.final, 0);
+  const reviewByFallback = cbRuns.reduce((a, x) => a + (x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll ?? 0), 0);
+  const sampled = cbRuns.reduce((a, x) => a + (x.historySample?.sampled ?? 0), 0);
+  const raced = cbRuns.reduce((a, x) => a + (x.historySample?.reviewCallbackBeforeSubmitResult ?? 0), 0);
+  if (byFallback > 0 || raced > 0) {
+    notes.push(
+      `**Lost review callbacks.** ${byFallback} of ${finals} final-state callbacks sent to the package were not acted on (${reviewByFallback} of them review callbacks): the next query of that task came only when \`callbackFallbackPollMs\` expired (the safety-net poll). ` +
+        `In ${raced} of ${sampled} sampled histories the review callback reached the workflow before, or in the same workflow task as, the result of the review submit. ` +
+        '`RunState.onReviewCallback` (src/workflows/run-state.ts) ignores a callback naming a task id it does not know yet, so such a job waits the whole fallback (60 s by default) and then polls: ' +
+        'its latency, not its call count, shows it. Keeping the callback by task id until the submit result arrives would remove the stall. The faster the review relative to the worker\'s backlog, the more often it happens.',
+    );
+  }
+
+  const onPackage = r.tuning.find((t) => t.config === 'trivial-on-package')?.run;
+  const alone = r.tuning.find((t) => t.config === 'trivial')?.run;
+  if (onPackage?.cpu?.worker && alone?.cpu?.worker) {
+    notes.push(
+      `**Loading the package's workflow modules costs every workflow run.** The trivial workflow took ${r1(onPackage.cpu.worker.value)} ms of worker CPU per run on the package's bundle against ${r1(alone.cpu.worker.value)} ms on its own bundle ` +
+        `(${r1(onPackage.throughput.value)} against ${r1(alone.throughput.value)} runs/s). With \`reuseV8Context\` the SDK evaluates the workflow modules again for each run (each workflow gets its own module instances), ` +
+        'so the zod schemas that `src/workflows/input.ts` and the service schema modules build at import time are rebuilt for every job (and again after every cache eviction). ' +
+        'Preloading zod itself (`bundlerOptions.preloadModules`, config `preload`) is possible; our schema modules cannot be preloaded (the SDK freezes preloaded modules and zod adds properties lazily). ' +
+        'Building the schemas lazily or validating outside the workflow would remove most of it.',
+    );
+  }
+
+  const waitDefault = r.waiting.find((w) => w.mode === 'callbacks' && w.workerConfig === r.mainWorkerConfig);
+  const waitCapped = r.waiting.find((w) => w.mode === 'callbacks' && w.workerConfig !== r.mainWorkerConfig);
+  if (waitDefault && waitDefault.jobs > 0) {
+    const perJob = waitDefault.rssSlope.value;
+    const cache = waitDefault.maxCachedWorkflows.value;
+    const atCache = waitDefault.workerRssIdle.value + (perJob / 1024) * cache;
+    let text =
+      `**Memory of waiting jobs.** A waiting job holds no activity slot and makes no call, but its cached workflow costs the worker RSS: about ${Math.round(perJob)} KiB per waiting job here ` +
+      `(slope over ${waitDefault.jobs} waiting jobs, every one of them cached). The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB, ` +
+      `so by that slope a worker would grow to roughly ${Math.round(atCache)} MiB before evicting (an estimate, not a measurement).`;
+    if (waitCapped && waitCapped.jobs > 0) {
+      const flags = r.workerConfigs[waitCapped.workerConfig]?.nodeArgs?.join(' ') ?? '';
+      const opts = JSON.stringify(r.workerConfigs[waitCapped.workerConfig]?.options ?? {});
+      text +=
+        ` With ${flags ? `\`${flags}\` on the worker process` : `options \`${opts}\``} the cache was ${waitCapped.maxCachedWorkflows.value} workflows and the worker held ${Math.round(waitCapped.workerRssWaiting.value)} MiB with ${waitCapped.jobs} jobs waiting ` +
+        `(${Math.max(0, waitCapped.jobs - waitCapped.maxCachedWorkflows.value)} of them evicted: they are replayed from their history when their callback arrives). ` +
+        'Bounding the worker\'s heap bounds its memory whatever the number of waiting jobs; `maxCachedWorkflows` alone evicts workflows, but V8 returns their memory only when it needs to, up to its heap limit.';
+    }
+    notes.push(text);
+  }
+
+  const tuned = r.tuning.filter((t) => t.run.kind === 'ours');
+  const base = tuned.find((t) => t.config === 'default');
+  if (base && tuned.length > 1) {
+    const best = tuned.reduce((a, b) => (b.run.throughput.value > a.run.throughput.value ? b : a));
+    const gain = best.run.throughput.value / base.run.throughput.value;
+    // The same configuration measured twice in this run (main table and tuning) tells the noise.
+    const twin = r.runs.find((x) => x.kind === 'ours' && x.mode === base.run.mode && x.profile === base.run.profile && x.concurrency === base.run.concurrency && x.workerConfig === 'default');
+    const noise = twin ? Math.abs(twin.throughput.value - base.run.throughput.value) / Math.min(twin.throughput.value, base.run.throughput.value) : 0.15;
+    // A difference counts only beyond twice the spread of the repeated default measurement.
+    const threshold = Math.max(0.15, 2 * noise);
+    const noiseText = twin ? ` The defaults themselves measured ${r1(twin.throughput.value)} and ${r1(base.run.throughput.value)} jobs/s in this run (${Math.round(noise * 100)} % apart).` : '';
+    notes.push(
+      gain < 1 + threshold
+        ? `**Worker options:** no configuration beat the SDK defaults by more than twice the run-to-run noise (best: \`${best.config}\`, ${r1(best.run.throughput.value)} against ${r1(base.run.throughput.value)} jobs/s).${noiseText} ` +
+            `The limit here is CPU, not slots or pollers: per job, ${r1(base.run.cpu?.worker?.value ?? NaN)} ms in the worker and ${r1(base.run.cpu?.server?.value ?? NaN)} ms in the Temporal dev server, on ${r.machine.cores} shared cores. The main figures use the defaults.`
+        : `**Worker options:** \`${best.config}\` ran ${r1(best.run.throughput.value)} jobs/s against ${r1(base.run.throughput.value)} with the SDK defaults (×${r1(gain)}).${noiseText} The main figures above use \`${r.mainWorkerConfig}\`.`,
+    );
+  }
+
+  for (const { profile, variants } of r.http) {
+    const pool = variants.find((v) => v.variant.includes(' 32 connections'));
+    const fetchV = variants.find((v) => v.variant === 'global fetch');
+    if (!pool || !fetchV) continue;
+    const latency = r.profiles.find((p) => p.name === profile)?.latencyMs ?? 0;
+    const cap = latency > 0 ? ` (with ${latency} ms responses a 32-connection pool cannot exceed ${Math.round(32 / (latency / 1000))}/s)` : '';
+    const faster = pool.requestsPerSecond >= fetchV.requestsPerSecond ? 'the pool' : 'global fetch';
+    notes.push(
+      `**HTTP client, ${profile} sandbox:** the package's undici Pool of 32 connections did ${Math.round(pool.requestsPerSecond)} requests/s${cap}, global fetch ${Math.round(fetchV.requestsPerSecond)}/s, with ${pool.inFlight} in flight; ${faster} was faster. ` +
+        `Client CPU per request: ${pool.cpuMsPerRequest} ms (pool) against ${fetchV.cpuMsPerRequest} ms (fetch).`,
+    );
+  }
+  if (r.http.length > 0) {
+    notes.push('`VideoClient` and `ReviewClient` build their `ServiceHttp` with its default of 32 connections and do not let the caller change it: a worker running more activities than that at once against a distant service queues on the pool (see the pool sizes in section 7).');
+  }
+
+  if (r.skipped.length > 0) notes.push(`${r.skipped.length} run(s) of the plan did not fit in the ${r.budget.value}-minute budget on this machine and were not made (see "Runs not made").`);
+  if (r.machine.shared) notes.push(`The machine was shared during the run (load average ${r.machine.loadAverageAtStart.join('/')} at the start, ${r.machine.loadAverageAtEnd?.join('/')} at the end, on ${r.machine.cores} cores).`);
+  return notes;
+}

@@ -1,0 +1,343 @@
+// `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,waiting] [--levels 100,1000]
+//   [--profiles zero,realistic] [--modes callbacks,polling] [--budget-min 25]`
+// `npm run bench -- --report bench/results/<name>.json` regenerates the Markdown and plot from a JSON.
+// Starts its own Temporal dev server, sandbox, worker process(es) and callback receiver; writes
+// bench/results/<name>.json and the report (BENCHMARKS.md + docs/images/bench-*.svg for a full run).
+//
+// Order: every scenario first at the smallest scale (so that each is measured whatever the machine),
+// then the larger concurrency levels and the big waiting test with what is left of the time budget.
+// A run that would not fit is skipped and listed as skipped, with its estimate: never extrapolated.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startHarness, startProfileEnv, type Harness, type ProfileEnv } from './lib/harness.js';
+import { describeMachine } from './lib/machine.js';
+import { loadAverage } from './lib/proc.js';
+import { FULL, MAIN_WORKER_CONFIG, QUICK, WORKER_CONFIGS, type Plan } from './plan.js';
+import { PROFILES, type Mode, type Profile, type ProfileName } from './profiles.js';
+import { computeFindings } from './report/findings.js';
+import { renderMarkdown } from './report/markdown.js';
+import { renderPlot } from './report/svg.js';
+import { fig, type BenchResults, type RunKind, type RunResult } from './results.js';
+import { runHistoryIndependence } from './scenarios/history-independence.js';
+import { runHttpBench } from './scenarios/http.js';
+import { runOurs, runPeer, runTrivial, warmUp } from './scenarios/throughput.js';
+import { runWaiting } from './scenarios/waiting.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SCENARIOS = ['http', 'main', 'history', 'tuning', 'waiting'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+/** Kept for tearing down, writing the JSON and the report. */
+const RESERVE_MS = 20_000;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    name: { type: 'string' },
+    only: { type: 'string' },
+    levels: { type: 'string' },
+    profiles: { type: 'string' },
+    modes: { type: 'string' },
+    'budget-min': { type: 'string' },
+    report: { type: 'string' },
+    markdown: { type: 'string' },
+    plot: { type: 'string' },
+  },
+});
+
+const t0 = Date.now();
+function log(line: string) {
+  console.log(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+}
+
+function outputs(name: string, official: boolean) {
+  return {
+    markdown: args.markdown ?? (official ? `${ROOT}BENCHMARKS.md` : `${ROOT}bench/results/${name}.md`),
+    plot: args.plot ?? (official ? `${ROOT}docs/images/bench-throughput-latency.svg` : `${ROOT}bench/results/${name}.svg`),
+  };
+}
+
+function writeReport(results: BenchResults, out: { markdown: string; plot: string }) {
+  mkdirSync(dirname(out.plot), { recursive: true });
+  writeFileSync(out.plot, renderPlot(results));
+  const base = dirname(out.markdown);
+  const plotRel = out.plot.startsWith(`${base}/`) ? out.plot.slice(base.length + 1) : out.plot;
+  writeFileSync(out.markdown, renderMarkdown(results, plotRel));
+  log(`wrote ${out.markdown.replace(ROOT, '')} and ${out.plot.replace(ROOT, '')}`);
+}
+
+const describe = (r: RunResult) =>
+  `${r.kind}${r.mode ? ` ${r.mode}` : ''}${r.profile ? ` ${r.profile}` : ''} x${r.concurrency}: ${r.completed}/${r.jobs} in ${r.wall.value} s = ${r.throughput.value} jobs/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +
+  (r.apiCalls ? `, ${r.apiCalls.perJob} calls/job` : '') +
+  (r.historyEvents ? `, ${r.historyEvents.mean} events/job` : '') +
+  (r.timedOut ? ' (CUT AT THE TIME LIMIT)' : '') +
+  (r.failed ? `, ${r.failed} not completed` : '');
+
+interface Variant {
+  kind: RunKind;
+  mode?: Mode;
+  profile: ProfileName;
+}
+const variantName = (v: Variant) => (v.kind === 'trivial' ? 'trivial workflow' : `${v.kind === 'ours' ? 'package' : 'plain script'} ${v.mode} ${v.profile}`);
+
+async function main() {
+  if (args.report) {
+    const results = JSON.parse(readFileSync(args.report, 'utf8')) as BenchResults;
+    // Findings are derived from the figures: recomputed, so that a better wording reaches old results.
+    results.notes = [...results.notes.filter((x) => x.startsWith('**Run failed:**')), ...computeFindings(results)];
+    writeFileSync(args.report, `${JSON.stringify(results, null, 2)}\n`);
+    writeReport(results, outputs(results.name, !results.quick && !results.name.startsWith('partial')));
+    return;
+  }
+  const plan: Plan = { ...(args.quick ? QUICK : FULL) };
+  if (args.levels) {
+    plan.levels = args.levels.split(',').map(Number);
+    plan.tuning = { ...plan.tuning, level: plan.levels[0]! };
+  }
+  if (args.profiles) plan.profiles = args.profiles.split(',') as ProfileName[];
+  if (args.modes) plan.modes = args.modes.split(',') as Mode[];
+  if (args['budget-min']) plan.budgetMs = Number(args['budget-min']) * 60_000;
+  const only = new Set<Scenario>(args.only ? (args.only.split(',') as Scenario[]) : SCENARIOS);
+  const partial = only.size < SCENARIOS.length || Boolean(args.levels || args.profiles || args.modes);
+  const name = args.name ?? (args.quick ? 'quick' : partial ? 'partial' : 'latest');
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const deadline = t0 + plan.budgetMs - RESERVE_MS;
+  // The profiles as this plan runs them (the plan may add timing input to every job).
+  const profiles = Object.fromEntries(
+    Object.values(PROFILES).map((p) => [p.name, { ...p, timing: { ...p.timing, ...plan.timing } }]),
+  ) as Record<ProfileName, Profile>;
+
+  log(`starting the Temporal dev server and bundling the workflows (${args.quick ? 'quick' : 'full'} plan${partial ? ', partial' : ''}, budget ${plan.budgetMs / 60_000} min)`);
+  const h: Harness = await startHarness();
+  const machine = describeMachine(h.server.cliVersion);
+  log(`Temporal ${h.server.cliVersion} at ${h.server.address}; ${machine.cores} cores; load average ${machine.loadAverageAtStart.join(' ')}`);
+  const results: BenchResults = {
+    name,
+    command,
+    quick: Boolean(args.quick),
+    startedAt: new Date(t0).toISOString(),
+    finishedAt: '',
+    wallTime: fig(0, 's'),
+    machine,
+    serverCpuAvailable: h.serverPid !== undefined,
+    profiles: plan.profiles.map((p) => profiles[p]),
+    levels: [],
+    workerConfigs: WORKER_CONFIGS,
+    mainWorkerConfig: MAIN_WORKER_CONFIG,
+    runs: [],
+    tuning: [],
+    historyIndependence: [],
+    waiting: [],
+    http: [],
+    budget: fig(plan.budgetMs / 60_000, 'min'),
+    skipped: [],
+    notes: [],
+  };
+  const failures: string[] = [];
+  let seq = 0;
+  const label = (what: string) => `b${process.pid}-${++seq}-${what}`;
+
+  // One worker process per profile (and one for the trivial workflow), started on first use.
+  const envs = new Map<string, Promise<ProfileEnv>>();
+  const envFor = (profile: ProfileName, config: string) => {
+    const key = `${profile}/${config}`;
+    let env = envs.get(key);
+    if (!env) {
+      env = startProfileEnv(h, profiles[profile], config, WORKER_CONFIGS[config]!).then(async (e) => {
+        await warmUp(h, e, plan.warmup, label(`warmup-${profile}-${config}`));
+        return e;
+      });
+      envs.set(key, env);
+    }
+    return env;
+  };
+  const stopEnvs = async () => {
+    for (const env of envs.values()) await env.then((e) => e.stop()).catch(() => undefined);
+    envs.clear();
+  };
+
+  const variants: Variant[] = [];
+  for (const profile of plan.profiles) {
+    if (profile === plan.profiles[0]) variants.push({ kind: 'trivial', profile });
+    for (const mode of [...plan.modes].reverse()) variants.push({ kind: 'ours', mode, profile });
+    for (const mode of [...plan.modes].reverse()) variants.push({ kind: 'peer', mode, profile });
+  }
+  const lastRun = new Map<string, RunResult>();
+  /** Runs one burst of a variant, or records it as skipped when its estimate does not fit. */
+  const runVariant = async (v: Variant, n: number, until: number): Promise<void> => {
+    const previous = lastRun.get(variantName(v));
+    const estimateMs = previous ? previous.wall.value * 1000 * (n / previous.concurrency) * 1.15 + 15_000 : 0;
+    if (previous && Date.now() + estimateMs > until) {
+      results.skipped.push({ run: variantName(v), concurrency: n, estimate: fig(estimateMs / 1000, 's') });
+      log(`skipped ${variantName(v)} x${n}: estimated ${(estimateMs / 1000).toFixed(0)} s, ${((until - Date.now()) / 1000).toFixed(0)} s left`);
+      return;
+    }
+    const timeoutMs = Math.max(30_000, Math.min(plan.runTimeoutMs(n), until - Date.now()));
+    const opts = { label: label(`${v.kind}-${v.mode ?? ''}-${v.profile}-${n}`), concurrency: n, timeoutMs, historySample: plan.historySample };
+    let r: RunResult;
+    try {
+      if (v.kind === 'trivial') r = await runTrivial(h, await envFor(v.profile, 'trivial'), opts);
+      else if (v.kind === 'ours') r = await runOurs(h, await envFor(v.profile, MAIN_WORKER_CONFIG), v.mode!, opts);
+      else r = await runPeer(await envFor(v.profile, MAIN_WORKER_CONFIG), v.mode!, opts);
+    } catch (err) {
+      // One broken run must not cost the figures of all the others.
+      const message = `${variantName(v)} x${n} failed: ${err instanceof Error ? err.message : String(err)}`;
+      log(message);
+      failures.push(message);
+      return;
+    }
+    log(describe(r));
+    results.runs.push(r);
+    if (!results.levels.includes(n)) results.levels.push(n);
+    if (!r.timedOut && r.completed > 0) lastRun.set(variantName(v), r);
+  };
+
+  /** A scenario that throws is reported as failed; the others still run and the JSON is still written. */
+  const phase = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      const message = `${name} failed: ${err instanceof Error ? err.message : String(err)}`;
+      log(message);
+      failures.push(message);
+    }
+  };
+
+  try {
+    if (only.has('http')) await phase('scenario 7 (HTTP client)', async () => {
+      for (const p of plan.profiles) {
+        log(`scenario 7: HTTP client against the ${p} sandbox (${plan.http.seconds} s per client, ${plan.http.inFlight} in flight)`);
+        const env = await envFor(p, MAIN_WORKER_CONFIG);
+        const variantsHttp = await runHttpBench(env, plan.http);
+        for (const x of variantsHttp) log(`  ${x.variant}: ${x.requestsPerSecond} req/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, ${x.errors} errors`);
+        results.http.push({ profile: p, variants: variantsHttp });
+      }
+    });
+
+    const [first, ...higher] = plan.levels;
+    if (only.has('main') && first !== undefined) {
+      log(`scenarios 1-5 at ${first} concurrent jobs`);
+      for (const v of variants) await runVariant(v, first, deadline);
+    }
+
+    if (only.has('history')) await phase('scenario 4 (history against time)', async () => {
+      const hi = plan.historyIndependence;
+      const env = await envFor('realistic', MAIN_WORKER_CONFIG);
+      log(`scenario 4: history events against review/generation time (x1 and x${hi.longFactor})`);
+      for (const mode of plan.modes) {
+        for (const factor of [1, hi.longFactor]) {
+          const r = await runHistoryIndependence(h, env, {
+            label: label(`hist-${mode}-x${factor}`),
+            jobs: hi.jobs,
+            mode,
+            reviewMs: hi.short.reviewMs * factor,
+            videoMs: hi.short.videoMs * factor,
+            timeoutMs: 120_000 + hi.short.videoMs * factor * 2,
+          });
+          log(`  ${mode}, review ${r.reviewMs} ms, video ${r.videoMs} ms: ${r.apiCallsPerJob.value} calls/job, events/job ${r.historyEvents.min}-${r.historyEvents.max}`);
+          results.historyIndependence.push(r);
+        }
+      }
+    });
+
+    if (only.has('tuning')) await phase('tuning', async () => {
+      const t = plan.tuning;
+      for (const config of t.configs) {
+        const env = await envFor(t.profile, config);
+        for (const mode of t.modes) {
+          log(`tuning: worker config '${config}', ${mode}, ${t.level} jobs (${t.profile})`);
+          const run = await runOurs(h, env, mode, { label: label(`tune-${config}-${mode}`), concurrency: t.level, timeoutMs: Math.max(30_000, Math.min(plan.runTimeoutMs(t.level), deadline - Date.now())) });
+          log(describe(run));
+          results.tuning.push({ config, def: WORKER_CONFIGS[config]!, run });
+        }
+        if (config !== MAIN_WORKER_CONFIG) {
+          await (await env).stop();
+          envs.delete(`${t.profile}/${config}`);
+        }
+      }
+      // What loading the package's workflow modules costs every workflow run: the trivial workflow on
+      // the package's bundle, against the trivial-only bundle measured above.
+      const env = await envFor(t.profile, 'trivial-on-package');
+      const run = await runTrivial(h, env, { label: label('tune-trivial-on-package'), concurrency: t.level, timeoutMs: plan.runTimeoutMs(t.level) });
+      log(`trivial workflow on the package's bundle: ${describe(run)}`);
+      results.tuning.push({ config: 'trivial-on-package', def: WORKER_CONFIGS['trivial-on-package']!, run });
+      const trivialRef = await envFor(t.profile, 'trivial');
+      const ref = await runTrivial(h, trivialRef, { label: label('tune-trivial-only'), concurrency: t.level, timeoutMs: plan.runTimeoutMs(t.level) });
+      log(`trivial workflow on its own bundle: ${describe(ref)}`);
+      results.tuning.push({ config: 'trivial', def: WORKER_CONFIGS.trivial!, run: ref });
+      await (await env).stop();
+      envs.delete(`${t.profile}/trivial-on-package`);
+    });
+
+    // Scale up: the rest of the budget, shared between the larger levels and the big waiting test.
+    const waitingShare = only.has('waiting') ? 0.35 : 0;
+    const scaleUntil = Date.now() + (deadline - Date.now()) * (1 - waitingShare);
+    if (only.has('main')) {
+      for (const n of higher) {
+        log(`scenarios 1-5 at ${n} concurrent jobs (${((scaleUntil - Date.now()) / 1000).toFixed(0)} s left for larger levels)`);
+        for (const v of variants) await runVariant(v, n, scaleUntil);
+      }
+    }
+    await stopEnvs();
+
+    if (only.has('waiting')) await phase('scenario 6 (waiting jobs)', async () => {
+      const w = plan.waiting;
+      const hour = 3_600_000;
+      // Reviews and generations outlast the scenario; polling jobs get a short review (see runWaiting).
+      const env = await startProfileEnv(h, profiles.zero, MAIN_WORKER_CONFIG, WORKER_CONFIGS[MAIN_WORKER_CONFIG]!, { reviewDurationMs: hour, videoDurationMs: hour });
+      const waitEnvs: ProfileEnv[] = [env];
+      try {
+        await warmUp(h, env, plan.warmup, label('warmup-waiting'));
+        // Callback waiters first: polling waiters keep polling and would show in the callback window.
+        const pollingReserve = w.windowMs + 60_000;
+        const share = w.cappedConfig ? 0.5 : 1;
+        log(`scenario 6: up to ${w.callbacksTarget} jobs waiting for their review callback (worker '${MAIN_WORKER_CONFIG}', cache ${env.worker.maxCachedWorkflows})`);
+        const cbUntil = Date.now() + (deadline - Date.now() - pollingReserve) * share - w.windowMs;
+        const cb = await runWaiting(h, env, { label: label('wait-callbacks'), target: w.callbacksTarget, chunk: w.chunk, mode: 'callbacks', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: cbUntil, log });
+        results.waiting.push(cb);
+        log(`  RSS ${cb.workerRssIdle.value} -> ${cb.workerRssWaiting.value} MiB with ${cb.jobs} waiting, ${cb.cachedWorkflows.value} cached; running activities max ${cb.runningActivities.max.value}; ${cb.apiCallsDuringWindow.value} calls in ${cb.window.value} s`);
+        log(`scenario 4: ${w.pollingJobs} jobs polling a long generation every ${w.videoPollIntervalMs / 1000} s`);
+        const polling = await runWaiting(h, env, { label: label('wait-polling'), target: w.pollingJobs, chunk: w.pollingJobs, mode: 'polling', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: deadline - w.windowMs, log });
+        results.waiting.push(polling);
+        log(`  running activities mean ${polling.runningActivities.mean.value}, max ${polling.runningActivities.max.value}; ${polling.apiCallsDuringWindow.value} calls in ${polling.window.value} s`);
+        if (w.cappedConfig) {
+          await env.stop();
+          waitEnvs.length = 0;
+          const capped = await startProfileEnv(h, profiles.zero, w.cappedConfig, WORKER_CONFIGS[w.cappedConfig]!, { reviewDurationMs: hour, videoDurationMs: hour });
+          waitEnvs.push(capped);
+          await warmUp(h, capped, plan.warmup, label('warmup-capped'));
+          log(`scenario 6: the same wait with worker '${w.cappedConfig}' (cache ${capped.worker.maxCachedWorkflows}), up to ${cb.jobs} jobs`);
+          // Past its cache size, so that eviction shows.
+          const c = await runWaiting(h, capped, { label: label('wait-callbacks-capped'), target: Math.max(cb.jobs, capped.worker.maxCachedWorkflows + w.chunk), chunk: w.chunk, mode: 'callbacks', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: deadline - w.windowMs, log });
+          results.waiting.push(c);
+          log(`  RSS ${c.workerRssIdle.value} -> ${c.workerRssWaiting.value} MiB with ${c.jobs} waiting, ${c.cachedWorkflows.value} cached`);
+        }
+      } finally {
+        for (const e of waitEnvs) await e.stop();
+      }
+    });
+  } finally {
+    await stopEnvs().catch(() => undefined);
+    await h.stop();
+  }
+
+  results.levels.sort((a, b) => a - b);
+  results.machine.loadAverageAtEnd = loadAverage();
+  results.machine.shared = Math.max(results.machine.loadAverageAtStart[0], results.machine.loadAverageAtEnd[0]) > results.machine.cores * 0.75;
+  results.finishedAt = new Date().toISOString();
+  results.wallTime = fig((Date.now() - t0) / 1000, 's');
+  results.notes = [...failures.map((f) => `**Run failed:** ${f}`), ...computeFindings(results)];
+  const json = `${ROOT}bench/results/${name}.json`;
+  writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${json.replace(ROOT, '')} (${results.wallTime.value} s)`);
+  writeReport(results, outputs(name, !args.quick && !partial));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);

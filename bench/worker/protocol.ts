@@ -1,0 +1,52 @@
+// What the benchmark parent and its worker process tell each other (Node IPC messages).
+import type { WorkerOptions } from '@temporalio/worker';
+
+/** Worker options a benchmark may vary (the rest are fixed by the harness). */
+export type TunableWorkerOptions = Pick<
+  WorkerOptions,
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskPolls'
+  | 'maxConcurrentWorkflowTaskPolls'
+  | 'workflowTaskPollerBehavior'
+  | 'activityTaskPollerBehavior'
+  | 'maxCachedWorkflows'
+  | 'workflowThreadPoolSize'
+  | 'stickyQueueScheduleToStartTimeout'
+>;
+
+export interface WorkerConfig {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  bundlePath: string;
+  video: { baseUrl: string; apiKey: string };
+  review: { baseUrl: string; accessToken: string };
+  callbacks: { publicUrl: string; secret: string };
+  httpTimeoutMs: number;
+  options: TunableWorkerOptions;
+  /** Node flags for the worker process. */
+  nodeArgs: string[];
+  /** Sampling period of the gauges, ms. */
+  sampleEveryMs: number;
+}
+
+export interface WorkerSample {
+  /** ms epoch */
+  t: number;
+  /** Activities executing (counted around each activity function). */
+  running: number;
+  /** The SDK's own count of in-flight activity tasks (cross-check). */
+  inFlightActivities: number;
+  inFlightWorkflowActivations: number;
+  cachedWorkflows: number;
+  rssBytes: number;
+}
+
+export type ParentMessage = { type: 'samples'; since: number } | { type: 'stop' };
+
+export type ChildMessage =
+  | { type: 'ready'; pid: number; rssBytes: number; maxCachedWorkflows: number; heapLimitBytes: number }
+  | { type: 'samples'; samples: WorkerSample[]; cpuMicros: { user: number; system: number }; activitiesStarted: number; peakRunning: number }
+  | { type: 'stopped' }
+  | { type: 'error'; message: string };
