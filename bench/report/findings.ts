@@ -14,12 +14,17 @@ export function computeFindings(r: BenchResults): string[] {
   const reviewByFallback = cbRuns.reduce((a, x) => a + (x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll ?? 0), 0);
   const sampled = cbRuns.reduce((a, x) => a + (x.historySample?.sampled ?? 0), 0);
   const raced = cbRuns.reduce((a, x) => a + (x.historySample?.reviewCallbackBeforeSubmitResult ?? 0), 0);
-  if (byFallback > 0 || raced > 0) {
+  if (byFallback > 0) {
     notes.push(
       `**Lost review callbacks.** ${byFallback} of ${finals} final-state callbacks sent to the package were not acted on (${reviewByFallback} of them review callbacks): the next query of that task came only when \`callbackFallbackPollMs\` expired (the safety-net poll). ` +
         `In ${raced} of ${sampled} sampled histories the review callback reached the workflow before, or in the same workflow task as, the result of the review submit. ` +
-        '`RunState.onReviewCallback` (src/workflows/run-state.ts) ignores a callback naming a task id it does not know yet, so such a job waits the whole fallback (60 s by default) and then polls: ' +
-        'its latency, not its call count, shows it. Keeping the callback by task id until the submit result arrives would remove the stall. The faster the review relative to the worker\'s backlog, the more often it happens.',
+        'A callback naming a task id the workflow does not know yet must be kept until the submit result arrives; dropped, the job waits the whole fallback (60 s by default) and then polls: ' +
+        'its latency, not its call count, shows it. The faster the review relative to the worker\'s backlog, the more often it happens.',
+    );
+  } else if (raced > 0) {
+    notes.push(
+      `**Early review callbacks are kept.** In ${raced} of ${sampled} sampled histories the review callback reached the workflow before, or in the same workflow task as, the result of the review submit; ` +
+        `every final-state callback (${finals}) was still acted on without waiting for the fallback poll.`,
     );
   }
 
