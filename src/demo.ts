@@ -13,7 +13,7 @@ import { VideoClient } from './services/video/client.js';
 import { startReviewThenGenerate } from './client/index.js';
 import type { Progress } from './workflows/definitions.js';
 import type { ReviewThenGenerateInput } from './workflows/input.js';
-import { workflowsPath } from './workflows-path.js';
+import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 const line = (p: Progress) =>
   [
@@ -47,6 +47,7 @@ async function main() {
     namespace: server.namespace,
     taskQueue,
     workflowsPath,
+    bundlerOptions: { preloadModules: workflowPreloadModules },
     activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
   });
   const running = worker.run();

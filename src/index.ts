@@ -32,7 +32,7 @@ export {
   type GenerateAndPollTiming,
 } from './workflows/generate-and-poll-input.js';
 export { generateAndPollProgressQuery, type GenerateAndPollProgress, type GenerateAndPollResult, type GenerateAndPollStage } from './workflows/generate-and-poll.js';
-export { workflowsPath } from './workflows-path.js';
+export { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 export {
   ConfigError,
   loadCallbackConfig,

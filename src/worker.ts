@@ -8,7 +8,7 @@ import { ReviewClient } from './services/review/client.js';
 import { VideoClient } from './services/video/client.js';
 import { unreachableMessage } from './temporal-connection.js';
 import { connectWorkerToTemporal } from './temporal-worker-connection.js';
-import { workflowsPath } from './workflows-path.js';
+import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 export function callbackSettings(c: CallbackConfig) {
   return c.publicUrl && c.secret ? { publicUrl: c.publicUrl, secret: c.secret } : undefined;
@@ -32,6 +32,7 @@ export async function runWorker(env: Record<string, string | undefined> = proces
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       workflowsPath,
+      bundlerOptions: { preloadModules: workflowPreloadModules },
       activities: createActivities({ video, review, callbacks: callbackSettings(callbacks) }),
       shutdownGraceTime: '10s',
       ...extra,

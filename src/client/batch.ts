@@ -80,7 +80,7 @@ export function batchHandle(client: Client, workflowId: string, existing: boolea
 
 export async function startReviewThenGenerateBatch(client: Client, options: StartBatchOptions): Promise<BatchHandle> {
   const problems = batchInputProblems(options.batch);
-  const key = businessKeySchema.safeParse(options.batchId);
+  const key = businessKeySchema().safeParse(options.batchId);
   if (!key.success) problems.unshift(...key.error.issues.map((i) => ({ field: 'batchId', rule: i.message })));
   if (problems.length > 0) throw new InvalidJobInputError(problems, 'batch');
   try {

@@ -39,7 +39,7 @@ export function batchScheduleWorkflowId(scheduleId: string): string {
 
 export async function createBatchSchedule(client: Client, options: BatchScheduleOptions): Promise<ScheduleHandle> {
   const problems = batchInputProblems(options.batch);
-  const id = businessKeySchema.safeParse(options.scheduleId);
+  const id = businessKeySchema().safeParse(options.scheduleId);
   if (!id.success) problems.unshift(...id.error.issues.map((i) => ({ field: 'scheduleId', rule: i.message })));
   const cron = options.cron === undefined ? [] : [options.cron].flat();
   let everyMs: number | undefined;

@@ -79,7 +79,7 @@ export async function getReviewJob(client: Client, businessKey: string): Promise
 
 export async function startReviewThenGenerate(client: Client, options: StartJobOptions): Promise<ReviewJobHandle> {
   const problems = [];
-  const key = businessKeySchema.safeParse(options.businessKey);
+  const key = businessKeySchema().safeParse(options.businessKey);
   if (!key.success) problems.push(...key.error.issues.map((i) => ({ field: 'businessKey', rule: i.message })));
   const validation = validateReviewThenGenerateInput(options.input);
   if (!validation.ok) problems.push(...validation.problems.map((p) => ({ field: `input.${p.field}`, rule: p.rule })));

@@ -3,6 +3,7 @@
 // reads JSON Lines files, and the client helpers.
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
+import { lazy } from '../services/lazy.js';
 import { describeProblems, validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
 
 export const BATCH_WORKFLOW_TYPE = 'ReviewThenGenerateBatch';
@@ -21,14 +22,16 @@ export const BATCH_DEFAULTS = {
  * A business key: the workflow id of one job, so a repeated start finds the first run. Printable, no
  * whitespace, at most 200 characters (Temporal allows 1000; the batch appends a suffix to batch ids).
  */
-export const businessKeySchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces');
+export const businessKeySchema = lazy(() =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
+);
 
 /** One job of a batch: `{ "key"?: "...", "input": { ... } }`, or a bare ReviewThenGenerate input `{ "task": ... }`. */
-export const batchJobSchema = z.object({ key: businessKeySchema.optional(), input: z.unknown() }).strict();
+export const batchJobSchema = lazy(() => z.object({ key: businessKeySchema().optional(), input: z.unknown() }).strict());
 
 export interface BatchJob {
   key?: string;
@@ -43,7 +46,7 @@ export function parseBatchJob(value: unknown): ParsedBatchJob {
   let key: string | undefined;
   let input: unknown = value;
   if (wrapped) {
-    const parsed = batchJobSchema.safeParse(value);
+    const parsed = batchJobSchema().safeParse(value);
     if (!parsed.success) {
       return { ok: false, problem: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(job)'}: ${i.message}`).join('; ') };
     }
@@ -73,64 +76,70 @@ export interface BatchJobOutcome {
   error?: string;
 }
 
-const countsSchema = z.object({
-  succeeded: z.number().int().min(0),
-  failed: z.number().int().min(0),
-  cancelled: z.number().int().min(0),
-  duplicate: z.number().int().min(0),
-  invalid: z.number().int().min(0),
-});
-export type BatchCounts = z.infer<typeof countsSchema>;
+const countsSchema = lazy(() =>
+  z.object({
+    succeeded: z.number().int().min(0),
+    failed: z.number().int().min(0),
+    cancelled: z.number().int().min(0),
+    duplicate: z.number().int().min(0),
+    invalid: z.number().int().min(0),
+  }),
+);
+export type BatchCounts = z.infer<ReturnType<typeof countsSchema>>;
 
-const runStatsSchema = z.object({ run: z.number().int(), jobs: z.number().int(), historyLength: z.number().int(), historySizeBytes: z.number().int() });
-export type BatchRunStats = z.infer<typeof runStatsSchema>;
+const runStatsSchema = lazy(() => z.object({ run: z.number().int(), jobs: z.number().int(), historyLength: z.number().int(), historySizeBytes: z.number().int() }));
+export type BatchRunStats = z.infer<ReturnType<typeof runStatsSchema>>;
 
 /** What one run hands to the next on continue-as-new; nothing is in flight at that moment. */
-export const batchCarrySchema = z
-  .object({
-    batchId: z.string().min(1),
-    /** Index of the next job. */
-    nextIndex: z.number().int().min(0),
-    /** File source: byte offset and line number (lines read so far) where the next run resumes. */
-    fileOffset: z.number().int().min(0),
-    fileLine: z.number().int().min(0),
-    counts: countsSchema,
-    outcomes: z.array(z.custom<BatchJobOutcome>((v) => typeof v === 'object' && v !== null)),
-    omittedOutcomes: z.number().int().min(0),
-    runs: z.array(runStatsSchema),
-  })
-  .strict();
-export type BatchCarry = z.infer<typeof batchCarrySchema>;
+export const batchCarrySchema = lazy(() =>
+  z
+    .object({
+      batchId: z.string().min(1),
+      /** Index of the next job. */
+      nextIndex: z.number().int().min(0),
+      /** File source: byte offset and line number (lines read so far) where the next run resumes. */
+      fileOffset: z.number().int().min(0),
+      fileLine: z.number().int().min(0),
+      counts: countsSchema(),
+      outcomes: z.array(z.custom<BatchJobOutcome>((v) => typeof v === 'object' && v !== null)),
+      omittedOutcomes: z.number().int().min(0),
+      runs: z.array(runStatsSchema()),
+    })
+    .strict(),
+);
+export type BatchCarry = z.infer<ReturnType<typeof batchCarrySchema>>;
 
-export const batchInputSchema = z
-  .object({
-    /** Jobs given inline (each `{ key?, input }` or a bare input). Fine for hundreds; use `jobsFile` for more. */
-    jobs: z.array(z.unknown()).optional(),
-    /** Absolute path of a JSON Lines file (.jsonl / .ndjson), one job a line, read by the worker page by page. */
-    jobsFile: z
-      .string()
-      .min(1)
-      .refine((p) => p.startsWith('/'), 'must be an absolute path (the worker reads it)')
-      .refine((p) => /\.(jsonl|ndjson)$/i.test(p), 'must end with .jsonl or .ndjson')
-      .optional(),
-    concurrency: z.number().int().min(1).max(500).optional(),
-    /** Task queue of the children; default: the batch's own. */
-    taskQueue: z.string().min(1).optional(),
-    /** Start children with our search attributes (default true); false on a namespace without them. */
-    searchAttributes: z.boolean().optional(),
-    continueAsNewEvery: z.number().int().min(1).max(10_000).optional(),
-    pageSize: z.number().int().min(1).max(1_000).optional(),
-    maxOutcomes: z.number().int().min(0).max(10_000).optional(),
-    /** Set by the workflow itself on continue-as-new; never by callers. */
-    carry: batchCarrySchema.optional(),
-  })
-  .strict()
-  .refine((b) => (b.jobs === undefined) !== (b.jobsFile === undefined), { message: 'give exactly one of jobs or jobsFile', path: ['jobs'] });
+export const batchInputSchema = lazy(() =>
+  z
+    .object({
+      /** Jobs given inline (each `{ key?, input }` or a bare input). Fine for hundreds; use `jobsFile` for more. */
+      jobs: z.array(z.unknown()).optional(),
+      /** Absolute path of a JSON Lines file (.jsonl / .ndjson), one job a line, read by the worker page by page. */
+      jobsFile: z
+        .string()
+        .min(1)
+        .refine((p) => p.startsWith('/'), 'must be an absolute path (the worker reads it)')
+        .refine((p) => /\.(jsonl|ndjson)$/i.test(p), 'must end with .jsonl or .ndjson')
+        .optional(),
+      concurrency: z.number().int().min(1).max(500).optional(),
+      /** Task queue of the children; default: the batch's own. */
+      taskQueue: z.string().min(1).optional(),
+      /** Start children with our search attributes (default true); false on a namespace without them. */
+      searchAttributes: z.boolean().optional(),
+      continueAsNewEvery: z.number().int().min(1).max(10_000).optional(),
+      pageSize: z.number().int().min(1).max(1_000).optional(),
+      maxOutcomes: z.number().int().min(0).max(10_000).optional(),
+      /** Set by the workflow itself on continue-as-new; never by callers. */
+      carry: batchCarrySchema().optional(),
+    })
+    .strict()
+    .refine((b) => (b.jobs === undefined) !== (b.jobsFile === undefined), { message: 'give exactly one of jobs or jobsFile', path: ['jobs'] }),
+);
 
-export type ReviewThenGenerateBatchInput = z.input<typeof batchInputSchema>;
+export type ReviewThenGenerateBatchInput = z.input<ReturnType<typeof batchInputSchema>>;
 
-export function validateBatchInput(input: unknown): { ok: true; value: z.output<typeof batchInputSchema> } | { ok: false; problem: string } {
-  const parsed = batchInputSchema.safeParse(input);
+export function validateBatchInput(input: unknown): { ok: true; value: z.output<ReturnType<typeof batchInputSchema>> } | { ok: false; problem: string } {
+  const parsed = batchInputSchema().safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, problem: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ') };
 }

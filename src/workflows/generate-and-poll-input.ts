@@ -1,6 +1,7 @@
 // The GenerateAndPoll input and its validation. Pure and deterministic: the workflow runs it first, and a
 // caller can run it before starting. Every problem is reported at once, naming the field and the rule.
 import { z } from 'zod';
+import { lazy } from '../services/lazy.js';
 import type { ValidationIssue } from '../services/errors.js';
 import { GATEWAY_TASK_ENTRY_POINTS, TASK_ADAPTERS, type GatewayTaskEntryPoint } from '../services/video/gateway-adapters.js';
 import { validateGatewayBody } from '../services/video/gateway-schemas.js';
@@ -22,38 +23,42 @@ export type GenerateAndPollTiming = { -readonly [K in keyof typeof GENERATE_AND_
 
 const ms = (min: number) => z.number().int().min(min).max(30 * 24 * 3_600_000);
 
-export const generateAndPollTimingSchema = z
-  .object({
-    pollIntervalMs: ms(100),
-    minQueryIntervalMs: ms(0),
-    generationTimeoutMs: ms(1_000),
-    createAmbiguityGraceMs: ms(0),
-    callTimeoutMs: ms(1_000),
-  })
-  .partial()
-  .strict();
+export const generateAndPollTimingSchema = lazy(() =>
+  z
+    .object({
+      pollIntervalMs: ms(100),
+      minQueryIntervalMs: ms(0),
+      generationTimeoutMs: ms(1_000),
+      createAmbiguityGraceMs: ms(0),
+      callTimeoutMs: ms(1_000),
+    })
+    .partial()
+    .strict(),
+);
 
-export const generateAndPollInputSchema = z
-  .object({
-    /** Which asynchronous entry point creates the task. */
-    entryPoint: z.enum(GATEWAY_TASK_ENTRY_POINTS),
-    /** The create body, sent as given (a JSON object; its shape is not in the spec). */
-    body: z.record(z.string(), z.unknown()),
-    /** The query path to poll, for entry points with several (vendorA: text2video, image2video, omni-video). */
-    queryKind: z.string().min(1).optional(),
-    /** Check `body` against the well-known schema of the create path, where one exists (videos). */
-    checkWellKnown: z.boolean().optional(),
-    /**
-     * After a create that may or may not have made a task (500, time-out, reset): false (default) fails
-     * with the evidence and never sends a second create; true waits `createAmbiguityGraceMs` and resubmits
-     * once, accepting that a duplicate task may result.
-     */
-    resubmitOnAmbiguity: z.boolean().optional(),
-    timing: generateAndPollTimingSchema.optional(),
-  })
-  .strict();
+export const generateAndPollInputSchema = lazy(() =>
+  z
+    .object({
+      /** Which asynchronous entry point creates the task. */
+      entryPoint: z.enum(GATEWAY_TASK_ENTRY_POINTS),
+      /** The create body, sent as given (a JSON object; its shape is not in the spec). */
+      body: z.record(z.string(), z.unknown()),
+      /** The query path to poll, for entry points with several (vendorA: text2video, image2video, omni-video). */
+      queryKind: z.string().min(1).optional(),
+      /** Check `body` against the well-known schema of the create path, where one exists (videos). */
+      checkWellKnown: z.boolean().optional(),
+      /**
+       * After a create that may or may not have made a task (500, time-out, reset): false (default) fails
+       * with the evidence and never sends a second create; true waits `createAmbiguityGraceMs` and resubmits
+       * once, accepting that a duplicate task may result.
+       */
+      resubmitOnAmbiguity: z.boolean().optional(),
+      timing: generateAndPollTimingSchema().optional(),
+    })
+    .strict(),
+);
 
-export type GenerateAndPollInput = z.input<typeof generateAndPollInputSchema>;
+export type GenerateAndPollInput = z.input<ReturnType<typeof generateAndPollInputSchema>>;
 
 export interface GenerateAndPollJob {
   entryPoint: GatewayTaskEntryPoint;
@@ -67,7 +72,7 @@ export interface GenerateAndPollJob {
 export type GenerateAndPollValidation = { ok: true; job: GenerateAndPollJob } | { ok: false; problems: ValidationIssue[] };
 
 export function validateGenerateAndPollInput(input: unknown): GenerateAndPollValidation {
-  const parsed = generateAndPollInputSchema.safeParse(input);
+  const parsed = generateAndPollInputSchema().safeParse(input);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(input)', rule: i.message })) };
   }

@@ -1,6 +1,7 @@
 // The ReviewThenGenerate input (design: public contract) and its validation. Pure and deterministic:
 // the same code runs in the workflow (first thing it does) and in the client helper (before starting).
 import { z } from 'zod';
+import { lazy } from '../services/lazy.js';
 import type { ValidationIssue } from '../services/errors.js';
 import { mediaUrlsOf, validateCreateTaskBody, type CreateTaskBody } from '../services/video/schemas.js';
 import { assetTypeOf, planReviewBatches } from '../services/review/schemas.js';
@@ -25,43 +26,49 @@ export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number };
 
 const ms = (min: number) => z.number().int().min(min).max(30 * 24 * 3_600_000);
 
-export const timingSchema = z
-  .object({
-    reviewMinQueryIntervalMs: ms(100),
-    videoPollIntervalMs: ms(100),
-    reviewTimeoutMs: ms(1_000),
-    generationTimeoutMs: ms(1_000),
-    createAmbiguityGraceMs: ms(0),
-    callbackFallbackPollMs: ms(100),
-    callTimeoutMs: ms(1_000),
-  })
-  .partial()
-  .strict();
+export const timingSchema = lazy(() =>
+  z
+    .object({
+      reviewMinQueryIntervalMs: ms(100),
+      videoPollIntervalMs: ms(100),
+      reviewTimeoutMs: ms(1_000),
+      generationTimeoutMs: ms(1_000),
+      createAmbiguityGraceMs: ms(0),
+      callbackFallbackPollMs: ms(100),
+      callTimeoutMs: ms(1_000),
+    })
+    .partial()
+    .strict(),
+);
 
-export const reviewOptionsSchema = z
-  .object({
-    /** URLs to review; absent = every http(s) media URL of `task.content`. */
-    urls: z.array(z.string()).min(1).optional(),
-    groupId: z.string().min(1).optional(),
-    groupSource: z.enum(['', 'real_person']).optional(),
-    /** `async` (default): submit, then callback or polling. `sync`: one blocking call per batch. */
-    mode: z.enum(['async', 'sync']).optional(),
-  })
-  .strict();
+export const reviewOptionsSchema = lazy(() =>
+  z
+    .object({
+      /** URLs to review; absent = every http(s) media URL of `task.content`. */
+      urls: z.array(z.string()).min(1).optional(),
+      groupId: z.string().min(1).optional(),
+      groupSource: z.enum(['', 'real_person']).optional(),
+      /** `async` (default): submit, then callback or polling. `sync`: one blocking call per batch. */
+      mode: z.enum(['async', 'sync']).optional(),
+    })
+    .strict(),
+);
 
-export const reviewThenGenerateInputSchema = z
-  .object({
-    /** The spec's create body (snake_case wire names) without `callback_url`. */
-    task: z.record(z.string(), z.unknown()),
-    review: reviewOptionsSchema.optional(),
-    callbacks: z.boolean().optional(),
-    timing: timingSchema.optional(),
-    /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
-    batchId: z.string().min(1).max(200).optional(),
-  })
-  .strict();
+export const reviewThenGenerateInputSchema = lazy(() =>
+  z
+    .object({
+      /** The spec's create body (snake_case wire names) without `callback_url`. */
+      task: z.record(z.string(), z.unknown()),
+      review: reviewOptionsSchema().optional(),
+      callbacks: z.boolean().optional(),
+      timing: timingSchema().optional(),
+      /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
+      batchId: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+);
 
-export type ReviewThenGenerateInput = z.input<typeof reviewThenGenerateInputSchema>;
+export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenerateInputSchema>>;
 
 /** A validated input with every default applied and the review plan worked out. */
 export interface ReviewThenGenerateJob {
@@ -77,7 +84,7 @@ export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: f
 
 /** Checks everything and reports every problem at once, each naming the field and the rule. */
 export function validateReviewThenGenerateInput(input: unknown): InputValidation {
-  const parsed = reviewThenGenerateInputSchema.safeParse(input);
+  const parsed = reviewThenGenerateInputSchema().safeParse(input);
   if (!parsed.success) {
     return {
       ok: false,

@@ -18,6 +18,7 @@ import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayTaskEntryPoint } from '../../src/services/video/gateway-adapters.js';
 import { generateAndPollProgressQuery, type GenerateAndPollResult } from '../../src/workflows/generate-and-poll.js';
 import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
+import { workflowPreloadModules } from '../../src/workflows-path.js';
 import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from '../support/temporal.js';
 
 let sb: Sandbox;
@@ -31,7 +32,12 @@ const timing = { pollIntervalMs: 300, minQueryIntervalMs: 300, generationTimeout
 
 beforeAll(async () => {
   const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-  bundle = await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url)), logger: quiet });
+  bundle = await bundleWorkflowCode({
+    workflowsPath: fileURLToPath(new URL('./fixtures/workflows.ts', import.meta.url)),
+    // The fixture re-exports the package's workflows, as a user's module would: they are still preloaded.
+    preloadModules: workflowPreloadModules,
+    logger: quiet,
+  });
   sb = await startSandbox({ videoDurationMs: 800 });
   video = new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000 });
   review = new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 });

@@ -10,14 +10,14 @@ import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
-import { workflowsPath } from '../../src/workflows-path.js';
+import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from './temporal.js';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundled once per test file: webpack is the slow part of starting a worker. */
 export function workflowBundle() {
-  bundle ??= bundleWorkflowCode({ workflowsPath, logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } });
+  bundle ??= bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } });
   return bundle;
 }
 

@@ -4,29 +4,31 @@ import { z } from 'zod';
 import type { ValidationIssue } from '../errors.js';
 import { asRecord } from '../lenient.js';
 import { hostOf, isHttpUrl, nonPublicHostReason } from '../url-rules.js';
+import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
 import { ASSET_TYPES, EXTENSION_TABLE, MAX_URLS_PER_BATCH, assetTypeOf } from './asset-type.js';
 
 export * from './asset-type.js';
 export * from './task.js';
 
-const publicMediaUrl = z.string({ error: 'must be a string (a public http or https URL)' }).superRefine((url, ctx) => {
-  if (!isHttpUrl(url)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a public http or https URL' });
-    return;
-  }
-  const reason = nonPublicHostReason(hostOf(url) ?? '');
-  if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http or https URL (${reason})` });
-  else if (!assetTypeOf(url)) ctx.addIssue({ code: 'custom', message: `must end with a supported extension (${EXTENSION_TABLE})` });
-});
-
 /** 1 to 50 public media URLs with supported extensions. */
-export const reviewUrlListSchema = z
-  .array(publicMediaUrl, {
-    error: (i) => (i.input === undefined ? `is required (1 to ${MAX_URLS_PER_BATCH} public http or https URLs)` : 'must be an array of URLs'),
-  })
-  .min(1, 'must hold at least 1 URL')
-  .max(MAX_URLS_PER_BATCH, `must hold at most ${MAX_URLS_PER_BATCH} URLs (split larger sets into several batches)`);
+export const reviewUrlListSchema = lazy(() => {
+  const publicMediaUrl = z.string({ error: 'must be a string (a public http or https URL)' }).superRefine((url, ctx) => {
+    if (!isHttpUrl(url)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a public http or https URL' });
+      return;
+    }
+    const reason = nonPublicHostReason(hostOf(url) ?? '');
+    if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http or https URL (${reason})` });
+    else if (!assetTypeOf(url)) ctx.addIssue({ code: 'custom', message: `must end with a supported extension (${EXTENSION_TABLE})` });
+  });
+  return z
+    .array(publicMediaUrl, {
+      error: (i) => (i.input === undefined ? `is required (1 to ${MAX_URLS_PER_BATCH} public http or https URLs)` : 'must be an array of URLs'),
+    })
+    .min(1, 'must hold at least 1 URL')
+    .max(MAX_URLS_PER_BATCH, `must hold at most ${MAX_URLS_PER_BATCH} URLs (split larger sets into several batches)`);
+});
 
 /** Spec, media rules: one type per batch, and `asset_type` (default Image) matching that type. */
 function checkBatchType(body: unknown, ctx: z.RefinementCtx): void {
@@ -55,22 +57,24 @@ function checkGroup(body: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** POST /api/asset/upload/{sync,async} body. Unknown top-level fields pass through unchanged. */
-export const reviewSubmitBodySchema = z
-  .looseObject(
-    {
-      images: reviewUrlListSchema,
-      /** Legacy alias of `images`; when both are sent the service uses this one. */
-      asset_url_list: reviewUrlListSchema.optional(),
-      asset_type: z.enum(ASSET_TYPES, { error: `must be one of ${ASSET_TYPES.join(', ')}` }).optional(),
-      callback_url: z.string({ error: 'must be an http(s) URL' }).refine(isHttpUrl, 'must be an http(s) URL').optional(),
-      group_id: z.string({ error: 'must be a string' }).min(1, 'must be a non-empty string').optional(),
-      group_source: z.enum(['', 'real_person'], { error: "must be '' or 'real_person'" }).optional(),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine(checkBatchType, { when: () => true })
-  .superRefine(checkGroup, { when: () => true });
-export type ReviewSubmitBody = z.infer<typeof reviewSubmitBodySchema>;
+export const reviewSubmitBodySchema = lazy(() =>
+  z
+    .looseObject(
+      {
+        images: reviewUrlListSchema(),
+        /** Legacy alias of `images`; when both are sent the service uses this one. */
+        asset_url_list: reviewUrlListSchema().optional(),
+        asset_type: z.enum(ASSET_TYPES, { error: `must be one of ${ASSET_TYPES.join(', ')}` }).optional(),
+        callback_url: z.string({ error: 'must be an http(s) URL' }).refine(isHttpUrl, 'must be an http(s) URL').optional(),
+        group_id: z.string({ error: 'must be a string' }).min(1, 'must be a non-empty string').optional(),
+        group_source: z.enum(['', 'real_person'], { error: "must be '' or 'real_person'" }).optional(),
+      },
+      { error: 'must be a JSON object' },
+    )
+    .superRefine(checkBatchType, { when: () => true })
+    .superRefine(checkGroup, { when: () => true }),
+);
+export type ReviewSubmitBody = z.infer<ReturnType<typeof reviewSubmitBodySchema>>;
 
 const renameImages = (issue: ValidationIssue): ValidationIssue =>
   issue.field === 'images' || issue.field.startsWith('images[')
@@ -85,8 +89,8 @@ const renameImages = (issue: ValidationIssue): ValidationIssue =>
  */
 export function validateReviewSubmitBody(body: unknown): Validation<ReviewSubmitBody> {
   const b = asRecord(body);
-  if (b === undefined || b.asset_url_list === undefined) return validateWith(reviewSubmitBodySchema, body);
-  const r = validateWith(reviewSubmitBodySchema, { ...b, images: b.asset_url_list });
+  if (b === undefined || b.asset_url_list === undefined) return validateWith(reviewSubmitBodySchema(), body);
+  const r = validateWith(reviewSubmitBodySchema(), { ...b, images: b.asset_url_list });
   if (r.ok) return r;
   // The same list sits in both fields for the check: report each problem once, under the field that was sent.
   const seen = new Set<string>();

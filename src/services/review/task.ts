@@ -2,6 +2,7 @@
 // Parsed leniently; `code` 200 and 0 both occur, and `data`-wrapped records are accepted. Asset addresses
 // are read from `result.items[]` only. Pure: workflow code reads review outcomes with this.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { asRecord, errorInfo, lenient, looseNumber, looseString } from '../lenient.js';
 
 export type ReviewTaskStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'unknown';
@@ -50,32 +51,36 @@ export interface ReviewTask {
   raw: Record<string, unknown>;
 }
 
-export const reviewItemRecordSchema = z.looseObject({
-  asset_id: looseString,
-  source_url: looseString,
-  asset_url: looseString,
-  submit_review_status: z.unknown().optional(),
-  error_code: looseString,
-  error_message: looseString,
-});
+export const reviewItemRecordSchema = lazy(() =>
+  z.looseObject({
+    asset_id: looseString(),
+    source_url: looseString(),
+    asset_url: looseString(),
+    submit_review_status: z.unknown().optional(),
+    error_code: looseString(),
+    error_message: looseString(),
+  }),
+);
 
-export const reviewTaskRecordSchema = z.looseObject({
-  code: looseNumber,
-  task_id: looseString,
-  track_id: looseString,
-  status: looseString,
-  message: looseString,
-  total_count: looseNumber,
-  done_count: looseNumber,
-  result: lenient(z.looseObject({ review_batch_id: looseString, items: lenient(z.array(z.unknown())) })),
-  error: z.unknown().optional(),
-  error_code: z.unknown().optional(),
-  error_message: z.unknown().optional(),
-});
-export type ReviewTaskRecord = z.infer<typeof reviewTaskRecordSchema>;
+export const reviewTaskRecordSchema = lazy(() =>
+  z.looseObject({
+    code: looseNumber(),
+    task_id: looseString(),
+    track_id: looseString(),
+    status: looseString(),
+    message: looseString(),
+    total_count: looseNumber(),
+    done_count: looseNumber(),
+    result: lenient(z.looseObject({ review_batch_id: looseString(), items: lenient(z.array(z.unknown())) })),
+    error: z.unknown().optional(),
+    error_code: z.unknown().optional(),
+    error_message: z.unknown().optional(),
+  }),
+);
+export type ReviewTaskRecord = z.infer<ReturnType<typeof reviewTaskRecordSchema>>;
 
 function normalizeItem(raw: unknown): ReviewItem {
-  const i = reviewItemRecordSchema.parse(asRecord(raw) ?? {});
+  const i = reviewItemRecordSchema().parse(asRecord(raw) ?? {});
   return {
     sourceUrl: i.source_url,
     assetUrl: i.asset_url,
@@ -94,7 +99,7 @@ export function unwrapReviewRecord(raw: unknown): Record<string, unknown> {
 }
 
 export function normalizeReviewTask(raw: unknown): ReviewTask {
-  const r = reviewTaskRecordSchema.parse(unwrapReviewRecord(raw));
+  const r = reviewTaskRecordSchema().parse(unwrapReviewRecord(raw));
   const failed = r.status?.toLowerCase() === 'failed';
   return {
     taskId: r.task_id,

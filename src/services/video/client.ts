@@ -29,7 +29,7 @@ export class VideoClient {
     this.#apiKey = config.apiKey;
     this.#cancelMethod = config.cancelMethod;
     this.#cancelPath = config.cancelPath;
-    this.#http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, secrets: [config.apiKey] });
+    this.#http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.apiKey] });
     this.#gateway = new GatewayCaller((operation, method, path, body) => this.request(operation, method, path, body), config.gateway);
   }
 
@@ -39,7 +39,7 @@ export class VideoClient {
     const checked = validateCreateTaskBody(body);
     if (!checked.ok) throw new RequestValidationError(operation, checked.issues);
     const res = await this.request(operation, 'POST', '/v1/task/create', checked.value);
-    const parsed = createTaskResponseSchema.safeParse(res.body);
+    const parsed = createTaskResponseSchema().safeParse(res.body);
     if (!parsed.success) throw malformedResponseError({ service: 'video', operation }, res.status, res.body, 'no task id in the body');
     return { id: parsed.data.id, raw: res.body };
   }

@@ -3,6 +3,7 @@
 // schema of its minimal fields (the ones every such request needs) can be asked for with
 // `{ checkWellKnown: true }`. Unknown members are always kept. Pure: workflow code imports this module.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
 import type { GatewayEndpointName } from './gateway-endpoints.js';
 
@@ -15,56 +16,70 @@ const list = (what: string, item: z.ZodType = z.unknown()) =>
   z.array(item, { error: (i) => (i.input === undefined ? `is required (${what})` : `must be an array (${what})`) }).min(1, `must hold at least one entry (${what})`);
 
 /** POST /v1/chat/completions: `model` and a non-empty `messages` list whose entries carry a `role`. */
-export const chatCompletionsSchema = z.looseObject({
-  model: text('the model name'),
-  messages: list('the conversation', z.looseObject({ role: text('the author role') })),
-});
+export const chatCompletionsSchema = lazy(() =>
+  z.looseObject({
+    model: text('the model name'),
+    messages: list('the conversation', z.looseObject({ role: text('the author role') })),
+  }),
+);
 
 /** POST /v1/responses: `model`; `input` is a string or a list when present. */
-export const responsesSchema = z.looseObject({
-  model: text('the model name'),
-  input: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array (the input)' }).optional(),
-});
+export const responsesSchema = lazy(() =>
+  z.looseObject({
+    model: text('the model name'),
+    input: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array (the input)' }).optional(),
+  }),
+);
 
 /** POST /v1/messages: `model`, a positive integer `max_tokens`, and `messages` of user/assistant turns. */
-export const messagesSchema = z.looseObject({
-  model: text('the model name'),
-  max_tokens: z.number({ error: (i) => (i.input === undefined ? 'is required (the output token limit)' : 'must be a number') }).int('must be an integer').positive('must be positive'),
-  messages: list(
-    'the conversation',
-    z.looseObject({
-      role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
-      content: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array of content blocks' }),
-    }),
-  ),
-});
+export const messagesSchema = lazy(() =>
+  z.looseObject({
+    model: text('the model name'),
+    max_tokens: z.number({ error: (i) => (i.input === undefined ? 'is required (the output token limit)' : 'must be a number') }).int('must be an integer').positive('must be positive'),
+    messages: list(
+      'the conversation',
+      z.looseObject({
+        role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
+        content: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array of content blocks' }),
+      }),
+    ),
+  }),
+);
 
 /** POST /v1beta/models/{model}:generateContent (text and image models): `contents` with `parts`. */
-export const generateContentSchema = z.looseObject({
-  contents: list('the conversation contents', z.looseObject({ parts: list('the parts of one content') })),
-});
+export const generateContentSchema = lazy(() =>
+  z.looseObject({
+    contents: list('the conversation contents', z.looseObject({ parts: list('the parts of one content') })),
+  }),
+);
 
 /** POST /v1/images/generations: a non-empty `prompt`. */
-export const imagesGenerationsSchema = z.looseObject({
-  prompt: text('the image description'),
-  model: z.string({ error: 'must be a string' }).optional(),
-  n: z.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive').optional(),
-});
+export const imagesGenerationsSchema = lazy(() =>
+  z.looseObject({
+    prompt: text('the image description'),
+    model: z.string({ error: 'must be a string' }).optional(),
+    n: z.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive').optional(),
+  }),
+);
 
 /** POST /v1/images/edits: a non-empty `prompt` and the `image` to edit (JSON form; FormData is checked by field names). */
-export const imagesEditsSchema = z.looseObject({
-  prompt: text('the edit instruction'),
-  image: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'is required (the image to edit)'),
-});
+export const imagesEditsSchema = lazy(() =>
+  z.looseObject({
+    prompt: text('the edit instruction'),
+    image: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'is required (the image to edit)'),
+  }),
+);
 
 /** POST /v1/videos: a non-empty `prompt`. */
-export const videosSchema = z.looseObject({
-  prompt: text('the video description'),
-  model: z.string({ error: 'must be a string' }).optional(),
-});
+export const videosSchema = lazy(() =>
+  z.looseObject({
+    prompt: text('the video description'),
+    model: z.string({ error: 'must be a string' }).optional(),
+  }),
+);
 
 /** The endpoints that have a well-known schema. */
-export const WELL_KNOWN_SCHEMAS: Partial<Record<GatewayEndpointName, z.ZodType>> = {
+export const WELL_KNOWN_SCHEMAS: Partial<Record<GatewayEndpointName, () => z.ZodType>> = {
   chatCompletions: chatCompletionsSchema,
   responses: responsesSchema,
   messages: messagesSchema,
@@ -91,7 +106,7 @@ export function validateGatewayBody(name: GatewayEndpointName, body: unknown, ch
   if (!isJsonObject(body)) return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
   const schema = WELL_KNOWN_SCHEMAS[name];
   if (!checkWellKnown || !schema) return { ok: true, value: body };
-  const checked = validateWith(schema, body);
+  const checked = validateWith(schema(), body);
   // The checked copy would drop nothing (loose schemas), but the caller's object is what gets sent.
   return checked.ok ? { ok: true, value: body } : checked;
 }

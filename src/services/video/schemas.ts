@@ -2,6 +2,7 @@
 // that the schema is both the type (z.infer) and the validator. Pure: workflow code imports this module.
 import { z } from 'zod';
 import { isAssetUrl, isBase64Media, isHttpUrl } from '../url-rules.js';
+import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
 
 export * from './task.js';
@@ -33,55 +34,55 @@ const stringError = (what: string) => ({
   error: (i: { input: unknown }) => (i.input === undefined ? `is required (${what})` : `must be a string (${what})`),
 });
 
-const mediaUrl = z.string(stringError('an http(s) URL or an Asset:// address')).superRefine((v, ctx) => {
-  if (v.trim() === '') ctx.addIssue({ code: 'custom', message: 'is required (an http(s) URL or an Asset:// address)' });
-  else if (isBase64Media(v)) {
-    ctx.addIssue({ code: 'custom', message: 'base64 media is not supported: upload the file and pass its public http(s) URL or an Asset:// address' });
-  } else if (!isHttpUrl(v) && !isAssetUrl(v)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL or an Asset:// address' });
-  }
+// A missing `image_url` object is reported at its `url`, the field the caller has to fill in.
+const mediaRef = lazy(() => {
+  const mediaUrl = z.string(stringError('an http(s) URL or an Asset:// address')).superRefine((v, ctx) => {
+    if (v.trim() === '') ctx.addIssue({ code: 'custom', message: 'is required (an http(s) URL or an Asset:// address)' });
+    else if (isBase64Media(v)) {
+      ctx.addIssue({ code: 'custom', message: 'base64 media is not supported: upload the file and pass its public http(s) URL or an Asset:// address' });
+    } else if (!isHttpUrl(v) && !isAssetUrl(v)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL or an Asset:// address' });
+    }
+  });
+  return z.preprocess((v) => (v === undefined ? {} : v), z.looseObject({ url: mediaUrl }, { error: 'must be an object { url }' }));
 });
 
-// A missing `image_url` object is reported at its `url`, the field the caller has to fill in.
-const mediaRef = z.preprocess(
-  (v) => (v === undefined ? {} : v),
-  z.looseObject({ url: mediaUrl }, { error: 'must be an object { url }' }),
-);
-
-export const contentItemSchema = z.discriminatedUnion(
-  'type',
-  [
-    z.looseObject({
-      type: z.literal('text'),
-      text: z.string(stringError('the prompt')).refine((t) => t.trim() !== '', 'must be a non-empty prompt'),
-      role: z.never({ error: (i) => roleRule(i.input) }).optional(),
-    }),
-    z.looseObject({
-      type: z.literal('image_url'),
-      image_url: mediaRef,
-      role: z.enum(['reference_image', 'first_frame', 'last_frame'], { error: (i) => roleRule(i.input) }).optional(),
-    }),
-    z.looseObject({
-      type: z.literal('video_url'),
-      video_url: mediaRef,
-      role: z.enum(['reference_video'], { error: (i) => roleRule(i.input) }).optional(),
-    }),
-    z.looseObject({
-      type: z.literal('audio_url'),
-      audio_url: mediaRef,
-      role: z.enum(['reference_audio'], { error: (i) => roleRule(i.input) }).optional(),
-    }),
-  ],
-  {
-    error: (i) => {
-      if (i.code !== 'invalid_union') return 'must be an object with a type';
-      const type = (i.input as { type?: unknown } | undefined)?.type;
-      const types = CONTENT_TYPES.join(', ');
-      return type === undefined ? `is required (one of ${types})` : `must be one of ${types}`;
+export const contentItemSchema = lazy(() =>
+  z.discriminatedUnion(
+    'type',
+    [
+      z.looseObject({
+        type: z.literal('text'),
+        text: z.string(stringError('the prompt')).refine((t) => t.trim() !== '', 'must be a non-empty prompt'),
+        role: z.never({ error: (i) => roleRule(i.input) }).optional(),
+      }),
+      z.looseObject({
+        type: z.literal('image_url'),
+        image_url: mediaRef(),
+        role: z.enum(['reference_image', 'first_frame', 'last_frame'], { error: (i) => roleRule(i.input) }).optional(),
+      }),
+      z.looseObject({
+        type: z.literal('video_url'),
+        video_url: mediaRef(),
+        role: z.enum(['reference_video'], { error: (i) => roleRule(i.input) }).optional(),
+      }),
+      z.looseObject({
+        type: z.literal('audio_url'),
+        audio_url: mediaRef(),
+        role: z.enum(['reference_audio'], { error: (i) => roleRule(i.input) }).optional(),
+      }),
+    ],
+    {
+      error: (i) => {
+        if (i.code !== 'invalid_union') return 'must be an object with a type';
+        const type = (i.input as { type?: unknown } | undefined)?.type;
+        const types = CONTENT_TYPES.join(', ');
+        return type === undefined ? `is required (one of ${types})` : `must be one of ${types}`;
+      },
     },
-  },
+  ),
 );
-export type ContentItem = z.infer<typeof contentItemSchema>;
+export type ContentItem = z.infer<ReturnType<typeof contentItemSchema>>;
 
 /** Spec, material rule 4: first/last-frame requests carry both frames as image_url items and a text item. */
 function checkFirstLastFrame(body: unknown, ctx: z.RefinementCtx): void {
@@ -101,40 +102,42 @@ function checkFirstLastFrame(body: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** POST /v1/task/create body. Unknown top-level fields pass through unchanged. */
-export const createTaskBodySchema = z
-  .looseObject(
-    {
-      model: z.string(stringError('the model name')).refine((m) => m.trim() !== '', 'must be a non-empty model name'),
-      content: z
-        .array(contentItemSchema, {
-          error: (i) => (i.input === undefined ? 'is required (a non-empty array of content items)' : 'must be an array of content items'),
-        })
-        .min(1, 'must be a non-empty array of content items'),
-      generate_audio: z.boolean({ error: 'must be a boolean' }).optional(),
-      ratio: z
-        .string({ error: 'must be a string of the form <w>:<h>' })
-        .regex(/^[1-9]\d*:[1-9]\d*$/, 'must have the form <w>:<h> with positive integers, e.g. 16:9')
-        .optional(),
-      duration: z
-        .number({ error: 'must be a positive number of seconds' })
-        .positive('must be a positive number of seconds')
-        .optional(),
-      watermark: z.boolean({ error: 'must be a boolean' }).optional(),
-      callback_url: z.string({ error: 'must be an http(s) URL' }).refine(isHttpUrl, 'must be an http(s) URL').optional(),
-      resolution: z
-        .string({ error: 'must be a string of the form <number>p' })
-        .regex(/^[1-9]\d*p$/, 'must have the form <number>p, e.g. 720p')
-        .optional(),
-      seed: z.number({ error: 'must be an integer' }).int('must be an integer').optional(),
-    },
-    { error: 'must be a JSON object' },
-  )
-  .superRefine(checkFirstLastFrame, { when: () => true });
-export type CreateTaskBody = z.infer<typeof createTaskBodySchema>;
+export const createTaskBodySchema = lazy(() =>
+  z
+    .looseObject(
+      {
+        model: z.string(stringError('the model name')).refine((m) => m.trim() !== '', 'must be a non-empty model name'),
+        content: z
+          .array(contentItemSchema(), {
+            error: (i) => (i.input === undefined ? 'is required (a non-empty array of content items)' : 'must be an array of content items'),
+          })
+          .min(1, 'must be a non-empty array of content items'),
+        generate_audio: z.boolean({ error: 'must be a boolean' }).optional(),
+        ratio: z
+          .string({ error: 'must be a string of the form <w>:<h>' })
+          .regex(/^[1-9]\d*:[1-9]\d*$/, 'must have the form <w>:<h> with positive integers, e.g. 16:9')
+          .optional(),
+        duration: z
+          .number({ error: 'must be a positive number of seconds' })
+          .positive('must be a positive number of seconds')
+          .optional(),
+        watermark: z.boolean({ error: 'must be a boolean' }).optional(),
+        callback_url: z.string({ error: 'must be an http(s) URL' }).refine(isHttpUrl, 'must be an http(s) URL').optional(),
+        resolution: z
+          .string({ error: 'must be a string of the form <number>p' })
+          .regex(/^[1-9]\d*p$/, 'must have the form <number>p, e.g. 720p')
+          .optional(),
+        seed: z.number({ error: 'must be an integer' }).int('must be an integer').optional(),
+      },
+      { error: 'must be a JSON object' },
+    )
+    .superRefine(checkFirstLastFrame, { when: () => true }),
+);
+export type CreateTaskBody = z.infer<ReturnType<typeof createTaskBodySchema>>;
 
 /** Checks a create body against every rule of the spec; reports all problems at once. */
 export function validateCreateTaskBody(body: unknown): Validation<CreateTaskBody> {
-  return validateWith(createTaskBodySchema, body);
+  return validateWith(createTaskBodySchema(), body);
 }
 
 /** The media URLs of a create body, with the index of their content item. */
@@ -149,4 +152,4 @@ export function mediaUrlsOf(body: CreateTaskBody): Array<{ index: number; type: 
 }
 
 /** POST /v1/task/create response: `{ id }`; other members are kept. */
-export const createTaskResponseSchema = z.looseObject({ id: z.string().min(1) });
+export const createTaskResponseSchema = lazy(() => z.looseObject({ id: z.string().min(1) }));

@@ -2,6 +2,7 @@
 // shown" in the spec; the design expects `{ id, model, status, content: { video_url }, error }`, possibly
 // wrapped in `data` or using `task_status`. Parsed leniently; the record as received stays in `raw`. Pure.
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { asRecord, errorInfo, lenient, looseString } from '../lenient.js';
 
 export type VideoTaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'expired' | 'unknown';
@@ -31,25 +32,26 @@ export interface VideoTask {
   raw: Record<string, unknown>;
 }
 
-const urlOrRef = lenient(z.union([z.string(), z.looseObject({ url: z.string() }).transform((r) => r.url)]));
-
-export const videoTaskRecordSchema = z.looseObject({
-  id: looseString,
-  task_id: looseString,
-  status: looseString,
-  task_status: looseString,
-  content: lenient(z.looseObject({ video_url: urlOrRef })),
-  video_url: urlOrRef,
-  error: z.unknown().optional(),
-  error_code: z.unknown().optional(),
-  error_message: z.unknown().optional(),
+export const videoTaskRecordSchema = lazy(() => {
+  const urlOrRef = lenient(z.union([z.string(), z.looseObject({ url: z.string() }).transform((r) => r.url)]));
+  return z.looseObject({
+    id: looseString(),
+    task_id: looseString(),
+    status: looseString(),
+    task_status: looseString(),
+    content: lenient(z.looseObject({ video_url: urlOrRef })),
+    video_url: urlOrRef,
+    error: z.unknown().optional(),
+    error_code: z.unknown().optional(),
+    error_message: z.unknown().optional(),
+  });
 });
 
 export function normalizeVideoTask(raw: unknown): VideoTask {
   const outer = asRecord(raw) ?? {};
   const data = asRecord(outer.data);
   const wrapped = data !== undefined && outer.id === undefined && outer.status === undefined && outer.task_status === undefined;
-  const r = videoTaskRecordSchema.parse(wrapped ? data : outer);
+  const r = videoTaskRecordSchema().parse(wrapped ? data : outer);
   const rawStatus = r.status ?? r.task_status;
   const key = rawStatus?.toLowerCase();
   return {
