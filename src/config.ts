@@ -28,6 +28,8 @@ export const servicesConfigSchema = z.object({
     .default('/v1/task/cancel/{id}')
     .refine((p) => p.startsWith('/') && p.includes('{id}'), 'must start with / and contain {id}'),
   HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Connections per service (one undici Pool each): at most this many requests to one service at once. */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(32),
 });
 
 export const callbackConfigSchema = z
@@ -59,12 +61,16 @@ export type VideoServiceConfig = {
   cancelMethod: 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'GET';
   cancelPath: string;
   timeoutMs: number;
+  /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
+  connections?: number;
 };
 
 export type ReviewServiceConfig = {
   baseUrl: string;
   accessToken: string;
   timeoutMs: number;
+  /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
+  connections?: number;
 };
 
 export type CallbackConfig = {
@@ -113,8 +119,9 @@ export function loadServicesConfig(env: Env = process.env): { video: VideoServic
       cancelMethod: c.VIDEO_CANCEL_METHOD,
       cancelPath: c.VIDEO_CANCEL_PATH,
       timeoutMs: c.HTTP_TIMEOUT_MS,
+      connections: c.HTTP_MAX_CONNECTIONS,
     },
-    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS },
+    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS, connections: c.HTTP_MAX_CONNECTIONS },
   };
 }
 

@@ -131,6 +131,7 @@ const DESIGN_VARIABLES = [
   'VIDEO_CANCEL_METHOD',
   'VIDEO_CANCEL_PATH',
   'HTTP_TIMEOUT_MS',
+  'HTTP_MAX_CONNECTIONS',
   'CALLBACK_PUBLIC_URL',
   'CALLBACK_SECRET',
   'CALLBACK_HOST',
@@ -305,8 +306,9 @@ describe('docker-compose.yml: the production-like stack', () => {
       cancelMethod: 'POST',
       cancelPath: '/v1/task/cancel/{id}',
       timeoutMs: 30_000,
+      connections: 32,
     });
-    expect(services.review).toMatchObject({ baseUrl: 'http://sandbox:8082', accessToken: 'sandbox-review-token', timeoutMs: 30_000 });
+    expect(services.review).toMatchObject({ baseUrl: 'http://sandbox:8082', accessToken: 'sandbox-review-token', timeoutMs: 30_000, connections: 32 });
     // Polling only by default; the receiver listens on 0.0.0.0:8787 inside its container.
     expect(loadCallbackConfig(worker).publicUrl).toBeUndefined();
     expect(loadCallbackConfig(callbacks)).toEqual({
@@ -321,6 +323,7 @@ describe('docker-compose.yml: the production-like stack', () => {
       VIDEO_API_BASE_URL: 'https://video.example.com',
       VIDEO_CANCEL_METHOD: 'DELETE',
       HTTP_TIMEOUT_MS: '5000',
+      HTTP_MAX_CONNECTIONS: '128',
       CALLBACK_PUBLIC_URL: 'http://callbacks:8787',
       TEMPORAL_TASK_QUEUE: 'other-queue',
     };
@@ -329,7 +332,9 @@ describe('docker-compose.yml: the production-like stack', () => {
       baseUrl: 'https://video.example.com',
       cancelMethod: 'DELETE',
       timeoutMs: 5000,
+      connections: 128,
     });
+    expect(loadServicesConfig(customWorker).review.connections).toBe(128);
     expect(loadCallbackConfig(customWorker).publicUrl).toBe('http://callbacks:8787');
     expect(loadTemporalConfig(customWorker).taskQueue).toBe('other-queue');
     // Without the required secrets the file does not even interpolate.

@@ -44,8 +44,8 @@ export interface ServiceClients {
   close(): Promise<void>;
 }
 
-/** Same defaults as VIDEO_CANCEL_METHOD, VIDEO_CANCEL_PATH and HTTP_TIMEOUT_MS. */
-export const SERVICE_DEFAULTS = { cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 30_000 } as const;
+/** Same defaults as VIDEO_CANCEL_METHOD, VIDEO_CANCEL_PATH, HTTP_TIMEOUT_MS and HTTP_MAX_CONNECTIONS. */
+export const SERVICE_DEFAULTS = { cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 30_000, connections: 32 } as const;
 
 export function createClients(config: ServicesConfig): ServiceClients {
   const video = new VideoClient({
@@ -54,11 +54,13 @@ export function createClients(config: ServicesConfig): ServiceClients {
     cancelMethod: config.video.cancelMethod ?? SERVICE_DEFAULTS.cancelMethod,
     cancelPath: config.video.cancelPath ?? SERVICE_DEFAULTS.cancelPath,
     timeoutMs: config.video.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
+    connections: config.video.connections ?? SERVICE_DEFAULTS.connections,
   });
   const review = new ReviewClient({
     baseUrl: config.review.baseUrl,
     accessToken: config.review.accessToken,
     timeoutMs: config.review.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
+    connections: config.review.connections ?? SERVICE_DEFAULTS.connections,
   });
   return {
     video,
@@ -78,7 +80,7 @@ export interface ActivitiesFromEnv {
 }
 
 /**
- * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, CALLBACK_PUBLIC_URL and CALLBACK_SECRET (design: configuration)
+ * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL and CALLBACK_SECRET (design: configuration)
  * from `env` — only when called — and builds the clients and activities. Throws ConfigError naming the
  * variable at fault, never its value.
  */

@@ -11,6 +11,9 @@ import { parseRetryAfter } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Connections per service when the caller names none (HTTP_MAX_CONNECTIONS). */
+export const DEFAULT_CONNECTIONS = 32;
+
 export interface ServiceHttpOptions {
   service: ServiceName;
   /** Origin plus an optional path prefix, e.g. `https://gw.example.com/proxy`. */
@@ -96,13 +99,16 @@ export class ServiceHttp {
     const url = new URL(options.baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${options.service} baseUrl must be an http(s) URL`);
     if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new TypeError(`${options.service} timeoutMs must be a positive number`);
+    if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
+      throw new TypeError(`${options.service} connections must be a positive integer`);
+    }
     this.service = options.service;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs;
     this.secrets = options.secrets;
     // undici's own timers are a backstop; the per-call deadline below normally fires first.
     this.pool = new Pool(url.origin, {
-      connections: options.connections ?? 32,
+      connections: options.connections ?? DEFAULT_CONNECTIONS,
       connect: { timeout: Math.min(options.timeoutMs, 10_000) },
       headersTimeout: options.timeoutMs + 1_000,
       bodyTimeout: options.timeoutMs + 1_000,

@@ -100,3 +100,39 @@ describe('review service', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 });
+
+describe('connection pool size', () => {
+  it('opens at most `connections` sockets however many calls are in flight; the rest wait their turn', async () => {
+    const pooled = await startTestServer();
+    let inFlight = 0;
+    let peak = 0;
+    pooled.handle((_req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      // Held long enough that all twelve calls are waiting at once.
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'cgt-1', status: 'running' }));
+      }, 50);
+    });
+    const client = new VideoClient(videoConfig(pooled.url, { connections: 3 }));
+    try {
+      const tasks = await Promise.all(Array.from({ length: 12 }, (_, i) => client.getTask(`cgt-${i}`)));
+      expect(tasks).toHaveLength(12);
+      expect(pooled.received).toHaveLength(12);
+      expect(pooled.connections()).toBe(3);
+      expect(peak).toBe(3);
+    } finally {
+      await client.close();
+      await pooled.close();
+    }
+  });
+
+  it('refuses a pool size that is not a positive integer, before any call', () => {
+    for (const connections of [0, -1, 2.5, Number.NaN]) {
+      expect(() => new ReviewClient(reviewConfig('http://127.0.0.1:1', { connections }))).toThrow('review connections must be a positive integer');
+      expect(() => new VideoClient(videoConfig('http://127.0.0.1:1', { connections }))).toThrow('video connections must be a positive integer');
+    }
+  });
+});

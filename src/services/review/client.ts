@@ -38,7 +38,7 @@ export class ReviewClient {
   constructor(config: ReviewServiceConfig & { apiKey?: never }) {
     assertServiceConfig('review', config);
     this.#accessToken = config.accessToken;
-    this.#http = new ServiceHttp({ service: 'review', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, secrets: [config.accessToken] });
+    this.#http = new ServiceHttp({ service: 'review', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.accessToken] });
   }
 
   /**
