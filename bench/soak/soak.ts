@@ -11,7 +11,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import type { Progress } from '../../src/workflows/definitions.js';
-import { workflowsPath } from '../../src/workflows-path.js';
+import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { Chaos, type ServerOutage } from './chaos.js';
 import { faultCounts, verdictOf, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';
 import { driveJobs, type JobRecord } from './driver.js';
@@ -73,7 +73,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
 
   // Bundled once: a worker restarted after SIGKILL loads it in a second instead of running webpack.
   const bundlePath = join(outDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, logger: quietLogger })).code);
+  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quietLogger })).code);
 
   const sandbox = await startSandbox({ apiKey: secrets.apiKey, accessToken: secrets.accessToken, ...o.sandbox });
   const server = temporalServer({ outDir, port: await freePort() });

@@ -14,10 +14,18 @@ import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from './temporal.js';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** Bundled once per test file: webpack is the slow part of starting a worker. */
-export function workflowBundle() {
-  bundle ??= bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} } });
+const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
+/**
+ * Bundled once per test file: webpack is the slow part of starting a worker. Preloaded as our worker
+ * bundles it, unless `preload` is false (a user's worker that only sets workflowsPath).
+ */
+export function workflowBundle(preload = true) {
+  let bundle = bundles.get(preload);
+  if (!bundle) {
+    const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+    bundle = bundleWorkflowCode({ workflowsPath, ...(preload ? { preloadModules: workflowPreloadModules } : {}), logger: quiet });
+    bundles.set(preload, bundle);
+  }
   return bundle;
 }
 
@@ -28,6 +36,8 @@ export interface StackOptions {
   wrapActivities?: (a: Activities) => Activities;
   /** Run no worker in this process (a test starts its own, e.g. in a child process). */
   noWorker?: boolean;
+  /** false: the worker's bundle does not preload our modules (default true, as our worker). */
+  preload?: boolean;
 }
 
 export interface Stack {
@@ -71,7 +81,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const launch = async () => {
     const w = await startWorker({
       taskQueue,
-      workflowBundle: await workflowBundle(),
+      workflowBundle: await workflowBundle(options.preload ?? true),
       activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
     });
     workers.push(w);
