@@ -6,6 +6,7 @@ import type { Summary } from './lib/stats.js';
 import type { HttpVariantResult } from './http/main.js';
 import type { Mode, Profile, ProfileName } from './profiles.js';
 import type { WorkerConfigDef } from './lib/harness.js';
+import type { BaselineComparison } from './report/baseline.js';
 
 export interface Figure {
   value: number;
@@ -124,5 +125,7 @@ export interface BenchResults {
   budget: Figure;
   /** Runs of the plan that were not made because they would not have fitted in the budget. */
   skipped: Array<{ run: string; concurrency: number; estimate: Figure }>;
+  /** The same figures from an earlier run, before a change to the package's code (full runs). */
+  baseline?: BaselineComparison;
   notes: string[];
 }

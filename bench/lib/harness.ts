@@ -8,6 +8,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { workflowPreloadModules } from '../../src/workflows-path.js';
 import type { Profile } from '../profiles.js';
 import type { TunableWorkerOptions } from '../worker/protocol.js';
 import { findDevServerPid } from './proc.js';
@@ -18,17 +19,17 @@ const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 
 /**
  * The workflow bundles a worker can run:
- * - package: the package's workflows as a user's worker bundles them (plus the trivial workflow);
- * - package-preload: the same, with zod preloaded once per V8 context
- *   (`bundlerOptions.preloadModules`) instead of being evaluated again for every workflow run (our own
- *   schema modules cannot be shared: the SDK freezes shared modules and zod adds properties lazily);
+ * - package: the package's workflows (plus the trivial workflow) bundled as the package's worker does it,
+ *   with `workflowPreloadModules`: our modules and zod evaluated once per worker thread;
+ * - package-no-preload: the same without preloading, as a user's worker that only sets `workflowsPath`:
+ *   the modules are evaluated again for every workflow run;
  * - trivial: the trivial workflow alone (the server's limit, without our modules).
  */
-export type BundleName = 'package' | 'package-preload' | 'trivial';
+export type BundleName = 'package' | 'package-no-preload' | 'trivial';
 
 const BUNDLES: Record<BundleName, { workflowsPath: string; preloadModules?: string[] }> = {
-  package: { workflowsPath: here('../workflows/index.ts') },
-  'package-preload': { workflowsPath: here('../workflows/index.ts'), preloadModules: ['zod'] },
+  package: { workflowsPath: here('../workflows/index.ts'), preloadModules: workflowPreloadModules },
+  'package-no-preload': { workflowsPath: here('../workflows/index.ts') },
   trivial: { workflowsPath: here('../workflows/trivial-only.ts') },
 };
 const silent = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };

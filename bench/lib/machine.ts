@@ -26,7 +26,7 @@ export interface MachineInfo {
   undici: string;
   loadAverageAtStart: [number, number, number];
   loadAverageAtEnd?: [number, number, number];
-  /** Other processes shared the cores (1-minute load average above the core count at start or end). */
+  /** Other processes shared the cores (1-minute load average above 3/4 of the core count when the run started). */
   shared?: boolean;
 }
 

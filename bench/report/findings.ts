@@ -14,9 +14,9 @@ export function computeFindings(r: BenchResults): string[] {
   const reviewByFallback = cbRuns.reduce((a, x) => a + (x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll ?? 0), 0);
   const sampled = cbRuns.reduce((a, x) => a + (x.historySample?.sampled ?? 0), 0);
   const raced = cbRuns.reduce((a, x) => a + (x.historySample?.reviewCallbackBeforeSubmitResult ?? 0), 0);
-  if (byFallback > 0) {
+  if (reviewByFallback > 0) {
     notes.push(
-      `**Lost review callbacks.** ${byFallback} of ${finals} final-state callbacks sent to the package were not acted on (${reviewByFallback} of them review callbacks): the next query of that task came only when \`callbackFallbackPollMs\` expired (the safety-net poll). ` +
+      `**Lost review callbacks.** ${reviewByFallback} review callbacks were not acted on: the next query of that task came only when \`callbackFallbackPollMs\` expired (the safety-net poll). ` +
         `In ${raced} of ${sampled} sampled histories the review callback reached the workflow before, or in the same workflow task as, the result of the review submit. ` +
         'A callback naming a task id the workflow does not know yet must be kept until the submit result arrives; dropped, the job waits the whole fallback (60 s by default) and then polls: ' +
         'its latency, not its call count, shows it. The faster the review relative to the worker\'s backlog, the more often it happens.',
@@ -24,19 +24,40 @@ export function computeFindings(r: BenchResults): string[] {
   } else if (raced > 0) {
     notes.push(
       `**Early review callbacks are kept.** In ${raced} of ${sampled} sampled histories the review callback reached the workflow before, or in the same workflow task as, the result of the review submit; ` +
-        `every final-state callback (${finals}) was still acted on without waiting for the fallback poll.`,
+        'none of the review callbacks waited for the fallback poll.',
+    );
+  }
+  if (byFallback > reviewByFallback) {
+    const late = cbRuns.filter((x) => x.callbackLatency!.callbacks.answeredByFallbackPoll > x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll);
+    const worst = late.reduce((a, x) => Math.max(a, x.callbackLatency!.toConfirmMs.max), 0);
+    const where = late.map((x) => `${x.profile}, ${x.concurrency.toLocaleString('en-US')} jobs, latency p99 ${r1(x.latency.p99 / 1000)} s`).join('; ');
+    notes.push(
+      `**Late confirmations.** ${byFallback - reviewByFallback} final-state video callback(s), of ${finals} final-state callbacks in all, were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more (at most ${r1(worst / 1000)} s), in runs whose jobs queued for a long time (${where}). ` +
+        'From the request log alone, a backlog that long cannot be told from the safety-net poll; the median callback-to-query time of the same runs is in section 5.',
     );
   }
 
-  const onPackage = r.tuning.find((t) => t.config === 'trivial-on-package')?.run;
-  const alone = r.tuning.find((t) => t.config === 'trivial')?.run;
+  const tuned = (config: string) => r.tuning.find((t) => t.config === config)?.run;
+  const onPackage = tuned('trivial-on-package');
+  const onPackageNoPreload = tuned('trivial-on-package-no-preload');
+  const alone = tuned('trivial');
   if (onPackage?.cpu?.worker && alone?.cpu?.worker) {
+    const without = onPackageNoPreload?.cpu?.worker
+      ? `, and ${r1(onPackageNoPreload.cpu.worker.value)} ms on the same bundle without preloading (${r1(onPackageNoPreload.throughput.value)} runs/s)`
+      : '';
+    const ours = tuned('default');
+    const oursNoPreload = tuned('no-preload');
+    const jobs =
+      ours?.cpu?.worker && oursNoPreload?.cpu?.worker
+        ? ` For the package's own jobs (polling, ${ours.concurrency} at once): ${r1(ours.cpu.worker.value)} ms of worker CPU per job and peak RSS ${Math.round(ours.memory?.workerPeakRss?.value ?? NaN)} MiB preloaded, ` +
+          `${r1(oursNoPreload.cpu.worker.value)} ms and ${Math.round(oursNoPreload.memory?.workerPeakRss?.value ?? NaN)} MiB without (${r1(ours.throughput.value)} against ${r1(oursNoPreload.throughput.value)} jobs/s).`
+        : '';
     notes.push(
-      `**Loading the package's workflow modules costs every workflow run.** The trivial workflow took ${r1(onPackage.cpu.worker.value)} ms of worker CPU per run on the package's bundle against ${r1(alone.cpu.worker.value)} ms on its own bundle ` +
-        `(${r1(onPackage.throughput.value)} against ${r1(alone.throughput.value)} runs/s). With \`reuseV8Context\` the SDK evaluates the workflow modules again for each run (each workflow gets its own module instances), ` +
-        'so the zod schemas that `src/workflows/input.ts` and the service schema modules build at import time are rebuilt for every job (and again after every cache eviction). ' +
-        'Preloading zod itself (`bundlerOptions.preloadModules`, config `preload`) is possible; our schema modules cannot be preloaded (the SDK freezes preloaded modules and zod adds properties lazily). ' +
-        'Building the schemas lazily or validating outside the workflow would remove most of it.',
+      `**Workflow modules are loaded once per worker thread.** With \`reuseV8Context\` the SDK evaluates a bundle's modules again for every workflow run unless they are preloaded. ` +
+        `The trivial workflow took ${r1(onPackage.cpu.worker.value)} ms of worker CPU per run on the package's bundle preloaded as our worker does it (\`workflowPreloadModules\`, ${r1(onPackage.throughput.value)} runs/s)${without}, ` +
+        `against ${r1(alone.cpu.worker.value)} ms on its own bundle (${r1(alone.throughput.value)} runs/s).${jobs} ` +
+        'Preloading is possible because every zod schema is built on first use inside a closure (src/services/lazy.ts): the SDK deep-freezes what preloaded modules export, and zod schemas do not survive freezing. ' +
+        'A worker that only sets `workflowsPath` still works; it pays the difference on every run, and after every cache eviction.',
     );
   }
 
@@ -46,10 +67,13 @@ export function computeFindings(r: BenchResults): string[] {
     const perJob = waitDefault.rssSlope.value;
     const cache = waitDefault.maxCachedWorkflows.value;
     const atCache = waitDefault.workerRssIdle.value + (perJob / 1024) * cache;
+    const beyondCache = waitDefault.jobs > cache;
     let text =
       `**Memory of waiting jobs.** A waiting job holds no activity slot and makes no call, but its cached workflow costs the worker RSS: about ${Math.round(perJob)} KiB per waiting job here ` +
-      `(slope over ${waitDefault.jobs} waiting jobs, every one of them cached). The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB, ` +
-      `so by that slope a worker would grow to roughly ${Math.round(atCache)} MiB before evicting (an estimate, not a measurement).`;
+      `(slope over ${waitDefault.jobs} waiting jobs${beyondCache ? `, at most ${cache} of them cached` : ', every one of them cached'}). The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB` +
+      (beyondCache
+        ? `; with ${waitDefault.jobs} jobs waiting the worker held ${Math.round(waitDefault.workerRssWaiting.value)} MiB (measured), the ${waitDefault.jobs - cache} evicted ones are replayed from their history when their callback arrives.`
+        : `, so by that slope a worker would grow to roughly ${Math.round(atCache)} MiB before evicting (an estimate, not a measurement).`);
     if (waitCapped && waitCapped.jobs > 0) {
       const flags = r.workerConfigs[waitCapped.workerConfig]?.nodeArgs?.join(' ') ?? '';
       const opts = JSON.stringify(r.workerConfigs[waitCapped.workerConfig]?.options ?? {});
@@ -61,10 +85,11 @@ export function computeFindings(r: BenchResults): string[] {
     notes.push(text);
   }
 
-  const tuned = r.tuning.filter((t) => t.run.kind === 'ours');
-  const base = tuned.find((t) => t.config === 'default');
-  if (base && tuned.length > 1) {
-    const best = tuned.reduce((a, b) => (b.run.throughput.value > a.run.throughput.value ? b : a));
+  // Worker options only: the bundle comparison (no-preload) is the finding above.
+  const oursTuned = r.tuning.filter((t) => t.run.kind === 'ours' && t.def.bundle === 'package');
+  const base = oursTuned.find((t) => t.config === 'default');
+  if (base && oursTuned.length > 1) {
+    const best = oursTuned.reduce((a, b) => (b.run.throughput.value > a.run.throughput.value ? b : a));
     const gain = best.run.throughput.value / base.run.throughput.value;
     // The same configuration measured twice in this run (main table and tuning) tells the noise.
     const twin = r.runs.find((x) => x.kind === 'ours' && x.mode === base.run.mode && x.profile === base.run.profile && x.concurrency === base.run.concurrency && x.workerConfig === 'default');
@@ -75,7 +100,7 @@ export function computeFindings(r: BenchResults): string[] {
     notes.push(
       gain < 1 + threshold
         ? `**Worker options:** no configuration beat the SDK defaults by more than twice the run-to-run noise (best: \`${best.config}\`, ${r1(best.run.throughput.value)} against ${r1(base.run.throughput.value)} jobs/s).${noiseText} ` +
-            `The limit here is CPU, not slots or pollers: per job, ${r1(base.run.cpu?.worker?.value ?? NaN)} ms in the worker and ${r1(base.run.cpu?.server?.value ?? NaN)} ms in the Temporal dev server, on ${r.machine.cores} shared cores. The main figures use the defaults.`
+            `The limit here is CPU, not slots or pollers: per job, ${r1(base.run.cpu?.worker?.value ?? NaN)} ms in the worker and ${r1(base.run.cpu?.server?.value ?? NaN)} ms in the Temporal dev server, on ${r.machine.cores} cores. The main figures use the defaults.`
         : `**Worker options:** \`${best.config}\` ran ${r1(best.run.throughput.value)} jobs/s against ${r1(base.run.throughput.value)} with the SDK defaults (×${r1(gain)}).${noiseText} The main figures above use \`${r.mainWorkerConfig}\`.`,
     );
   }
@@ -93,7 +118,10 @@ export function computeFindings(r: BenchResults): string[] {
     );
   }
   if (r.http.length > 0) {
-    notes.push('`VideoClient` and `ReviewClient` build their `ServiceHttp` with its default of 32 connections and do not let the caller change it: a worker running more activities than that at once against a distant service queues on the pool (see the pool sizes in section 7).');
+    notes.push(
+      '`VideoClient` and `ReviewClient` keep 32 connections per service by default: against a distant service a worker running more calls than that at once queues on the pool (see the pool sizes in section 7). ' +
+        'Raise it with `HTTP_MAX_CONNECTIONS` (the worker) or the clients\' `connections` option.',
+    );
   }
 
   if (r.skipped.length > 0) notes.push(`${r.skipped.length} run(s) of the plan did not fit in the ${r.budget.value}-minute budget on this machine and were not made (see "Runs not made").`);

@@ -41,11 +41,11 @@ function machineSection(r: BenchResults): string {
     ['Temporal TypeScript SDK', m.temporalSdk],
     ['undici', m.undici],
     ['Load average (1/5/15 min) at start', m.loadAverageAtStart.join(' / ')],
-    ['Load average at end', m.loadAverageAtEnd?.join(' / ') ?? '–'],
+    ['Load average at end (the benchmark\'s own load)', m.loadAverageAtEnd?.join(' / ') ?? '–'],
     ['Run', `${r.startedAt} → ${r.finishedAt} (${n(r.wallTime.value / 60, 1)} min)`],
   ];
   const shared = m.shared
-    ? `\n> **The machine was shared while this ran** (load average above the core count at the start or the end: other people's test runs). Absolute figures are lower and noisier than on an idle machine; the ratios compare variants measured minutes apart under the same conditions.\n`
+    ? `\n> **The machine was shared while this ran** (1-minute load average above 3/4 of the core count when it started: other processes' work). Absolute figures are lower and noisier than on an idle machine; the ratios compare variants measured minutes apart under the same conditions.\n`
     : '';
   return `${table(['', ''], rows)}${shared}`;
 }
@@ -194,7 +194,7 @@ function callbackLatencySection(r: BenchResults): string {
         `#${c.callbacks.notDelivered}`,
       ];
     });
-  return table(['#Concurrent jobs', 'Who', '#Callback → confirming query, ms p50 / p95 / p99', '#Review callback → create, ms p50 / p95 / p99', '#Final-state callbacks', '#Acted on only by the fallback poll', '#Not delivered'], rows);
+  return table(['#Concurrent jobs', 'Who', '#Callback → confirming query, ms p50 / p95 / p99', '#Review callback → create, ms p50 / p95 / p99', '#Final-state callbacks', '#Next query ≥ 0.9 × fallback later', '#Not delivered'], rows);
 }
 
 function httpSection(r: BenchResults): string {
@@ -222,6 +222,22 @@ function tuningSection(r: BenchResults): string {
   return table(['Worker config', 'Bundle and worker options', 'Run', '#Jobs/s', 'Latency p50 / p95 / p99', '#Worker CPU ms/job', '#Server CPU ms/job', '#Worker peak RSS', 'Completed'], rows);
 }
 
+function baselineSection(r: BenchResults): string {
+  const b = r.baseline;
+  if (!b) return '';
+  const val = (f: { value: number; unit: string } | null) => (f ? `${n(f.value, 2)} ${f.unit}` : '–');
+  const change = (before: { value: number } | null, after: { value: number } | null) =>
+    before && after && before.value !== 0 ? `${after.value >= before.value ? '+' : '−'}${n(Math.abs(after.value / before.value - 1) * 100, 0)} %` : '–';
+  const rows = b.rows.map((x) => [x.figure, `#${val(x.before)}`, `#${val(x.after)}`, `#${change(x.before, x.after)}`]);
+  return `### Across runs: before and after the code changes
+
+The same figures from the previous full run (\`${b.file}\`, started ${b.startedAt}) and from this one. Changed in
+between: ${b.change}. The two runs are minutes or hours apart on a machine that may have been shared, so
+read only large differences.
+
+${table(['Figure', '#Before', '#After', '#Change'], rows)}`;
+}
+
 function costSection(r: BenchResults): string {
   const rows = r.runs
     .filter((x) => x.kind !== 'trivial')
@@ -247,7 +263,7 @@ function headline(r: BenchResults): string {
     lines.push(`- **API calls per job with callbacks: ${n(Math.min(...per), 2)}${Math.max(...per) !== Math.min(...per) ? `–${n(Math.max(...per), 2)}` : ''}** over ${cb.length} runs (the design's four: review submit, review query, create, task query).`);
     const stalled = cb.reduce((a, x) => a + (x.callbackLatency?.callbacks.answeredByFallbackPoll ?? 0), 0);
     const finals = cb.reduce((a, x) => a + (x.callbackLatency?.callbacks.final ?? 0), 0);
-    if (stalled) lines.push(`- But ${stalled} of ${finals} final-state callbacks were acted on only when \`callbackFallbackPollMs\` expired: those jobs took the fallback's time longer (see Findings, "Lost review callbacks").`);
+    if (stalled) lines.push(`- ${stalled} of ${finals} final-state callbacks were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more (see Findings, "Late confirmations").`);
   }
   const waiting = r.waiting.find((w) => w.mode === 'callbacks');
   if (waiting) lines.push(`- **Activity slots held by waiting jobs: ${n(waiting.runningActivities.max.value, 0)}** (most activities executing at any sample while ${n(waiting.jobs)} jobs waited for their review callback; polling jobs hold a slot only during each query: ${r.waiting.find((w) => w.mode === 'polling') ? `mean ${n(r.waiting.find((w) => w.mode === 'polling')!.runningActivities.mean.value, 3)} executing for ${n(r.waiting.find((w) => w.mode === 'polling')!.jobs)} waiting jobs` : 'not measured'}).`);
@@ -323,7 +339,7 @@ query, create with the \`Asset://\` address, wait the same way), with timers and
 and nothing persisted. The **trivial workflow** is one activity that returns at once: the most this
 server on this machine can run.
 
-Reproduce: \`npm run bench\` (full, budget ≤ 25 min), \`npm run bench -- --quick\` (under two minutes,
+Reproduce: \`npm run bench\` (full, budget ${n(r.budget.value)} min: runs that would not fit are skipped and listed), \`npm run bench -- --quick\` (under two minutes,
 writes \`bench/results/quick.*\`), \`npm run bench -- --report bench/results/${r.name}.json\` (regenerate
 this page and the plot from the JSON).
 
@@ -371,6 +387,7 @@ ${tuningSection(r)}
 The other before/after pairs of this run: worker memory with the default V8 heap against a 1 GiB heap
 (section 6), and the connection pool at 8, 32 (the package's default) and 128 connections (section 7).
 
+${baselineSection(r)}
 ## Runs not made
 
 ${skippedSection(r)}

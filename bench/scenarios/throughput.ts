@@ -201,7 +201,7 @@ export async function runPeer(env: Pick<ProfileEnv, 'sandbox' | 'profile'>, mode
 export async function warmUp(h: Harness, env: ProfileEnv, n: number, label: string): Promise<void> {
   if (n <= 0) return;
   env.sandbox.reset();
-  const trivial = env.workerConfig === 'trivial' || env.workerConfig === 'trivial-on-package';
+  const trivial = env.workerConfig.startsWith('trivial');
   const jobs = planJobs(label, n, env.profile);
   for (const j of jobs) {
     env.sandbox.setReviewTaskOutcome({ url: j.imageUrl }, 'completed', 100);

@@ -10,6 +10,7 @@ import { apiCalls, callbackLatency } from '../../bench/lib/sandbox-metrics.js';
 import { percentile, summarize } from '../../bench/lib/stats.js';
 import { runPeerJob, startPeerReceiver, type PeerReceiver } from '../../bench/peer/flow.js';
 import { planJobs, PROFILES } from '../../bench/profiles.js';
+import { compareWithBaseline } from '../../bench/report/baseline.js';
 import { computeFindings } from '../../bench/report/findings.js';
 import { renderMarkdown } from '../../bench/report/markdown.js';
 import { renderPlot } from '../../bench/report/svg.js';
@@ -155,5 +156,19 @@ describe('the report', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     expect((svg.match(/<path /g) ?? []).length).toBe(6); // package, plain script, trivial; two panels
+  });
+
+  it('compares the same figures with an earlier run, before and after, and leaves out what either lacks', () => {
+    const before: BenchResults = { ...results, startedAt: '2025-12-31T00:00:00.000Z', runs: [run({ throughput: fig(4, 'jobs/s'), latency: sfig(summarize([60_000, 70_000]), 'ms') })] };
+    const after: BenchResults = { ...results, baseline: compareWithBaseline(results, before, 'bench/results/old.json', 'the schemas') };
+    const row = (figure: string) => after.baseline!.rows.find((r) => r.figure === figure)!;
+    expect(row('Package, callbacks, zero, 100 jobs: jobs/s')).toEqual({ figure: 'Package, callbacks, zero, 100 jobs: jobs/s', before: fig(4, 'jobs/s'), after: fig(10, 'jobs/s') });
+    expect(row('Package, callbacks, zero, 1,000 jobs: jobs/s')).toMatchObject({ before: null, after: fig(20, 'jobs/s') });
+    const md = renderMarkdown(after, 'plot.svg');
+    expect(md).toContain('### Across runs: before and after the code changes');
+    expect(md).toContain('`bench/results/old.json`, started 2025-12-31T00:00:00.000Z');
+    expect(md).toContain('| Package, callbacks, zero, 100 jobs: jobs/s | 4 jobs/s | 10 jobs/s | +150 % |');
+    expect(md).toContain('| Package, callbacks, zero, 100 jobs: latency p50 | 60,000 ms | 1,000 ms | −98 % |');
+    expect(renderMarkdown(results, 'plot.svg')).not.toContain('Across runs');
   });
 });
