@@ -32,6 +32,23 @@ export const servicesConfigSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(32),
 });
 
+/** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */
+export const workerTuningSchema = z
+  .object({
+    /** Sticky cache: workflows kept in memory between their tasks (SDK default: sized from the V8 heap). */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(1_000_000).optional(),
+    /** Workflow tasks processed at once (SDK default 40). */
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).optional(),
+    /** Activities (HTTP calls) executing at once (SDK default 100). */
+    WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).optional(),
+  })
+  .superRefine((c, ctx) => {
+    // The SDK would silently lower it; say so instead.
+    if (c.WORKER_MAX_CACHED_WORKFLOWS !== undefined && c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined && c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS > c.WORKER_MAX_CACHED_WORKFLOWS) {
+      ctx.addIssue({ code: 'custom', path: ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'], message: 'must not exceed WORKER_MAX_CACHED_WORKFLOWS' });
+    }
+  });
+
 export const callbackConfigSchema = z
   .object({
     CALLBACK_PUBLIC_URL: httpUrl.optional(),
@@ -71,6 +88,13 @@ export type ReviewServiceConfig = {
   timeoutMs: number;
   /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
   connections?: number;
+};
+
+/** The Worker.create options set from the environment; absent ones keep the SDK's defaults. */
+export type WorkerTuning = {
+  maxCachedWorkflows?: number;
+  maxConcurrentWorkflowTaskExecutions?: number;
+  maxConcurrentActivityTaskExecutions?: number;
 };
 
 export type CallbackConfig = {
@@ -122,6 +146,15 @@ export function loadServicesConfig(env: Env = process.env): { video: VideoServic
       connections: c.HTTP_MAX_CONNECTIONS,
     },
     review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS, connections: c.HTTP_MAX_CONNECTIONS },
+  };
+}
+
+export function loadWorkerTuning(env: Env = process.env): WorkerTuning {
+  const c = parse(workerTuningSchema, env);
+  return {
+    ...(c.WORKER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS } : {}),
+    ...(c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    ...(c.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
   };
 }
 

@@ -38,10 +38,12 @@ export {
   loadCallbackConfig,
   loadServicesConfig,
   loadTemporalConfig,
+  loadWorkerTuning,
   type CallbackConfig,
   type ReviewServiceConfig,
   type TemporalConfig,
   type VideoServiceConfig,
+  type WorkerTuning,
 } from './config.js';
 export { RequestValidationError, ServiceError, type ValidationIssue } from './services/errors.js';
 

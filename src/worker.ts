@@ -3,12 +3,17 @@
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
-import { loadCallbackConfig, loadServicesConfig, loadTemporalConfig, type CallbackConfig } from './config.js';
+import { loadCallbackConfig, loadServicesConfig, loadTemporalConfig, loadWorkerTuning, type CallbackConfig } from './config.js';
 import { ReviewClient } from './services/review/client.js';
 import { VideoClient } from './services/video/client.js';
 import { unreachableMessage } from './temporal-connection.js';
 import { connectWorkerToTemporal } from './temporal-worker-connection.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
+
+/** The size of a fixed slot supplier (what WORKER_MAX_CONCURRENT_* set), for the startup line. */
+function slots(supplier: unknown): string {
+  return supplier && typeof supplier === 'object' && 'numSlots' in supplier ? String(supplier.numSlots) : 'resource-based';
+}
 
 export function callbackSettings(c: CallbackConfig) {
   return c.publicUrl && c.secret ? { publicUrl: c.publicUrl, secret: c.secret } : undefined;
@@ -18,6 +23,7 @@ export async function runWorker(env: Record<string, string | undefined> = proces
   const temporal = loadTemporalConfig(env);
   const services = loadServicesConfig(env);
   const callbacks = loadCallbackConfig(env);
+  const tuning = loadWorkerTuning(env);
   let connection;
   try {
     connection = await connectWorkerToTemporal(temporal);
@@ -35,11 +41,14 @@ export async function runWorker(env: Record<string, string | undefined> = proces
       bundlerOptions: { preloadModules: workflowPreloadModules },
       activities: createActivities({ video, review, callbacks: callbackSettings(callbacks) }),
       shutdownGraceTime: '10s',
+      ...tuning,
       ...extra,
     });
     // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown of running workers.
     const running = worker.run();
     console.log(`worker: task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), callbacks ${callbacks.publicUrl ? 'on' : 'off (polling)'}`);
+    const { maxCachedWorkflows, tuner } = worker.options;
+    console.log(`worker: sticky cache ${maxCachedWorkflows} workflows, ${slots(tuner.workflowTaskSlotSupplier)} workflow tasks and ${slots(tuner.activityTaskSlotSupplier)} activities at once`);
     await running;
     console.log('worker: stopped');
   } finally {

@@ -13,8 +13,10 @@ import {
   loadCallbackConfig,
   loadServicesConfig,
   loadTemporalConfig,
+  loadWorkerTuning,
   servicesConfigSchema,
   temporalConfigSchema,
+  workerTuningSchema,
 } from '../src/config.js';
 import { allSearchAttributes } from '../src/workflows/search-attributes.js';
 
@@ -116,10 +118,12 @@ function objectKeys(schema: unknown): string[] {
 
 const temporalVars = objectKeys(temporalConfigSchema);
 const serviceVars = objectKeys(servicesConfigSchema);
+const workerVars = objectKeys(workerTuningSchema);
 const callbackVars = objectKeys(callbackConfigSchema);
 
 // The variables of the configuration table of the design (the project's contract, also the README's
-// configuration table), in its order. The project reads nothing outside itself, so the list lives here.
+// configuration table), in its order, plus the ones this project added (HTTP_MAX_CONNECTIONS, WORKER_*).
+// The project reads nothing outside itself, so the list lives here.
 const DESIGN_VARIABLES = [
   'TEMPORAL_ADDRESS',
   'TEMPORAL_NAMESPACE',
@@ -132,6 +136,9 @@ const DESIGN_VARIABLES = [
   'VIDEO_CANCEL_PATH',
   'HTTP_TIMEOUT_MS',
   'HTTP_MAX_CONNECTIONS',
+  'WORKER_MAX_CACHED_WORKFLOWS',
+  'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+  'WORKER_MAX_CONCURRENT_ACTIVITIES',
   'CALLBACK_PUBLIC_URL',
   'CALLBACK_SECRET',
   'CALLBACK_HOST',
@@ -256,18 +263,18 @@ describe('docker-compose.yml: the production-like stack', () => {
 
   it('gives the worker and the receiver every variable of the design table (src/config.ts schemas)', () => {
     // The schemas of src/config.ts are the code's list; the design's table is the contract: they agree.
-    expect([...temporalVars, ...serviceVars, ...callbackVars]).toEqual(DESIGN_VARIABLES);
+    expect([...temporalVars, ...serviceVars, ...workerVars, ...callbackVars]).toEqual(DESIGN_VARIABLES);
     expect(readmeTableVariables(readFileSync(path.join(root, 'README.md'), 'utf8'))).toEqual(DESIGN_VARIABLES);
 
     const worker = envOf(svc('worker'));
     const callbacks = envOf(svc('callbacks'));
     // Worker: Temporal, both services, and what it needs to sign callback URLs.
-    for (const v of [...temporalVars, ...serviceVars, 'CALLBACK_PUBLIC_URL', 'CALLBACK_SECRET']) {
+    for (const v of [...temporalVars, ...serviceVars, ...workerVars, 'CALLBACK_PUBLIC_URL', 'CALLBACK_SECRET']) {
       expect(Object.keys(worker), `worker ${v}`).toContain(v);
     }
     // Receiver: Temporal (it signals workflows) and the callback settings; not the services' credentials.
     for (const v of [...temporalVars, ...callbackVars]) expect(Object.keys(callbacks), `callbacks ${v}`).toContain(v);
-    for (const v of serviceVars) expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
+    for (const v of [...serviceVars, ...workerVars]) expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
     // Together they cover the whole table.
     const both = new Set([...Object.keys(worker), ...Object.keys(callbacks)]);
     expect(DESIGN_VARIABLES.filter((v) => !both.has(v))).toEqual([]);
@@ -324,6 +331,8 @@ describe('docker-compose.yml: the production-like stack', () => {
       VIDEO_CANCEL_METHOD: 'DELETE',
       HTTP_TIMEOUT_MS: '5000',
       HTTP_MAX_CONNECTIONS: '128',
+      WORKER_MAX_CACHED_WORKFLOWS: '500',
+      WORKER_MAX_CONCURRENT_ACTIVITIES: '64',
       CALLBACK_PUBLIC_URL: 'http://callbacks:8787',
       TEMPORAL_TASK_QUEUE: 'other-queue',
     };
@@ -335,6 +344,13 @@ describe('docker-compose.yml: the production-like stack', () => {
       connections: 128,
     });
     expect(loadServicesConfig(customWorker).review.connections).toBe(128);
+    // Worker sizing: only what was set reaches Worker.create; the rest keeps the SDK's defaults.
+    expect(loadWorkerTuning(worker)).toEqual({});
+    expect(loadWorkerTuning(customWorker)).toEqual({ maxCachedWorkflows: 500, maxConcurrentActivityTaskExecutions: 64 });
+    expect(() => loadWorkerTuning({ WORKER_MAX_CACHED_WORKFLOWS: '100', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '200' })).toThrow(
+      'invalid configuration: WORKER_MAX_CONCURRENT_WORKFLOW_TASKS must not exceed WORKER_MAX_CACHED_WORKFLOWS',
+    );
+    expect(() => loadWorkerTuning({ WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(/WORKER_MAX_CONCURRENT_ACTIVITIES/);
     expect(loadCallbackConfig(customWorker).publicUrl).toBe('http://callbacks:8787');
     expect(loadTemporalConfig(customWorker).taskQueue).toBe('other-queue');
     // Without the required secrets the file does not even interpolate.

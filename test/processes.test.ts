@@ -56,12 +56,16 @@ describe('worker process', () => {
           VIDEO_API_KEY: sandbox.apiKey,
           REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
           REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+          WORKER_MAX_CACHED_WORKFLOWS: '500',
+          WORKER_MAX_CONCURRENT_ACTIVITIES: '64',
         },
         (out, kill) => {
-          if (out.includes('worker: task queue')) kill('SIGTERM');
+          if (out.includes('worker: sticky cache')) kill('SIGTERM');
         },
       );
       expect(r.stdout).toContain('worker: task queue');
+      // The sizing variables reach Worker.create; the unset one keeps the SDK's default.
+      expect(r.stdout).toContain('worker: sticky cache 500 workflows, 40 workflow tasks and 64 activities at once');
       expect(r.stdout).toContain('worker: stopped');
       expect(r.code).toBe(0);
     } finally {
