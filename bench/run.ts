@@ -87,6 +87,10 @@ async function main() {
   if (args.report) {
     const results = JSON.parse(readFileSync(args.report, 'utf8')) as BenchResults;
     // Findings are derived from the figures: recomputed, so that a better wording reaches old results.
+    if (results.baseline) {
+      const before = JSON.parse(readFileSync(`${ROOT}${results.baseline.file}`, 'utf8')) as BenchResults;
+      results.baseline = compareWithBaseline(results, before, results.baseline.file, results.baseline.change);
+    }
     results.notes = [...results.notes.filter((x) => x.startsWith('**Run failed:**')), ...computeFindings(results)];
     writeFileSync(args.report, `${JSON.stringify(results, null, 2)}\n`);
     writeReport(results, outputs(results.name, !results.quick && !results.name.startsWith('partial')));

@@ -28,7 +28,7 @@ const FIGURES: Array<[string, Pick]> = [
   ['Package, callbacks, zero, 100 jobs: jobs/s', (r) => mainRun('callbacks', 100)(r)?.throughput],
   ['Package, callbacks, zero, 100 jobs: latency p50', (r) => p50(mainRun('callbacks', 100)(r))],
   [
-    'Package, callbacks, zero, 100 jobs: final-state callbacks acted on only by the fallback poll',
+    'Package, callbacks, zero, 100 jobs: final-state callbacks whose next query came only ≥ 0.9 × callbackFallbackPollMs later',
     (r) => {
       const c = mainRun('callbacks', 100)(r)?.callbackLatency?.callbacks;
       return c ? { value: c.answeredByFallbackPoll, unit: `of ${c.final} callbacks` } : undefined;
