@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
 import { callbackSignalFrom } from './payload.js';
+import { requestTarget } from '../request-target.js';
 import { verifyCallbackSignature, type CallbackKind } from './signing.js';
 
 export interface CallbackHandlerOptions {
@@ -66,7 +67,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       options.onOutcome?.({ ...(kind ? { kind } : {}), ...(workflowId ? { workflowId } : {}), status, outcome });
     };
     try {
-      const url = new URL(req.url ?? '/', 'http://receiver.invalid');
+      const url = requestTarget(req.url);
+      if (!url) return done(400, 'bad request target');
       const match = PATH.exec(url.pathname);
       if (!match) return done(404, 'not found');
       kind = match[1] as CallbackKind;

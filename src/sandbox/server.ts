@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
+import { requestTarget } from '../request-target.js';
 import type { FaultRule, Operation, RequestLogEntry, ServiceKind } from './types.js';
 
 export interface RouteInfo {
@@ -103,7 +104,9 @@ async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMes
   const at = Date.now();
   const rawBody = await readBody(req);
   const method = (req.method ?? 'GET').toUpperCase();
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const url = requestTarget(req.url);
+  // Not a path ("*", garbage): no client of the services sends it; answered like a server would, not logged.
+  if (!url) return write(res, errorReply(400, 'bad_request', 'the request target is not a path'));
   const { body, isJson } = parseBody(rawBody);
 
   if (url.pathname.startsWith('/__sandbox/')) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { buildCallbackUrl } from '../../src/callbacks/signing.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
+import { sendRaw } from '../properties/raw-http.js';
 
 const secret = 'receiver-test-secret-0123456789';
 let receiver: CallbackServer;
@@ -49,6 +50,23 @@ describe('callback receiver', () => {
     expect((await post(good, Buffer.alloc(70 * 1024, 'a'))).status).toBe(413);
     expect((await post(`${receiver.url}/elsewhere`, '{}')).status).toBe(404);
     expect((await fetch(good)).status).toBe(405);
+  });
+
+  it('reads a request target as a path, never as a host: "//..." and "*" get a 4xx, absolute-form works', async () => {
+    const port = Number(new URL(receiver.url).port);
+    const raw = (target: string, extra = '', body = '') =>
+      sendRaw(port, Buffer.from(`POST ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n${extra}\r\n${body}`, 'latin1'), { halfCloseAfterMs: 200 });
+    // Found by the property test: "//czQ^B" resolved against a base is a URL with an invalid host (was a 500).
+    expect(await raw("//czQ^B?'", 'Content-Length: 6750100\r\n', 'abcde')).toMatchObject({ closed: true, statuses: [404] });
+    expect(await raw('//czQ^B', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [404] });
+    expect(await raw('*', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [400] });
+    const id = `never-started-${randomUUID()}`;
+    const signed = new URL(buildCallbackUrl(receiver.url, secret, 'video', id));
+    // "//callbacks/..." was read as host "callbacks": now it is a path under the base "/", signature checked.
+    const doubled = `/${signed.pathname}${signed.search}`;
+    expect(await raw(doubled.replace(/sig=[^&]+/, 'sig=bad'), 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [401] });
+    expect(await raw(doubled, 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [202] });
+    expect(await raw(signed.href, 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [202] });
   });
 
   it('answers a closed and an unknown workflow the same way, without leaking which', async () => {

@@ -122,7 +122,8 @@ describe('callback receiver under arbitrary input', () => {
         expect(r.closed).toBe(true);
         expect(r.statuses.every(is4xx)).toBe(true);
       }),
-      RUNS,
+      // A counterexample found in CI: a path starting with "//" was resolved as a host (500).
+      { ...RUNS, examples: [["//czQ^B?'", [['Content-Length', '6750100']], Buffer.from([210, 79, 114, 26, 2])]] },
     );
     expect(await signalsReceived()).toBe(0);
   });

@@ -2,6 +2,7 @@
 // per-item verdicts, failed/cancelled tasks, sync submit, 404, and the review callback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { sendRaw } from '../properties/raw-http.js';
 import { Http, reviewHeaders, reviewToEnd, sleep, startReceiver, waitFor } from './helpers.js';
 
 let sb: Sandbox;
@@ -175,6 +176,15 @@ describe('review task lifecycle', () => {
   it('answers an unknown path with 404 after auth', async () => {
     const r = await http.call('GET', `${sb.reviewBaseUrl}/api/nothing`, { headers: reviewHeaders(sb) });
     expect(r.status).toBe(404);
+  });
+
+  it('reads a request target as a path: "//x^y" is an unknown path (404), "*" a bad request (400), never a 500', async () => {
+    const port = Number(new URL(sb.reviewBaseUrl).port);
+    const auth = Object.entries(reviewHeaders(sb)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const raw = (target: string) => sendRaw(port, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}\r\n`, 'latin1'));
+    expect((await raw('//czQ^B?x')).statuses).toEqual([404]);
+    expect((await raw('//api/task/rvt-x')).statuses).toEqual([404]);
+    expect((await raw('*')).statuses).toEqual([400]);
   });
 });
 
