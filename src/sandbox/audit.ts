@@ -98,21 +98,22 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       if (ok) observe(e.response);
     }
 
-    if (e.operation === 'video.create') {
-      for (const url of mediaUrlsOf(e.body)) {
-        if (downstream.has(url) || looksSigned(url)) {
-          flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
-        } else if (url.startsWith('Asset://')) {
-          const asset = assets.get(url);
-          if (!asset) flag(AUDIT_RULES.assetNotApproved, e, `${url} was not seen approved in a completed review result before this create`);
-          else if (!asset.approved) flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review (submit_review_status 0) in task ${asset.taskId}`);
-        } else {
-          const source = sourceState.get(url);
-          if (source && source.state !== 'completed') {
-            flag(AUDIT_RULES.createBeforeReview, e, `${url} is under review in task ${source.taskId}, last seen ${source.state}`);
-          } else if (source?.approved === false) {
-            flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review in task ${source.taskId}`);
-          }
+    // The native create's content items; on the other entry points, any URL anywhere in the body (each
+    // vendor shape names its media fields differently): the same rules hold for whatever creates a task.
+    const media = e.operation === 'video.create' ? mediaUrlsOf(e.body) : e.gateway === 'create' || e.gateway === 'sync' ? urlsIn(e.body) : [];
+    for (const url of media) {
+      if (downstream.has(url) || looksSigned(url)) {
+        flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
+      } else if (url.startsWith('Asset://')) {
+        const asset = assets.get(url);
+        if (!asset) flag(AUDIT_RULES.assetNotApproved, e, `${url} was not seen approved in a completed review result before this create`);
+        else if (!asset.approved) flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review (submit_review_status 0) in task ${asset.taskId}`);
+      } else {
+        const source = sourceState.get(url);
+        if (source && source.state !== 'completed') {
+          flag(AUDIT_RULES.createBeforeReview, e, `${url} is under review in task ${source.taskId}, last seen ${source.state}`);
+        } else if (source?.approved === false) {
+          flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review in task ${source.taskId}`);
         }
       }
     }
@@ -126,7 +127,9 @@ function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, 
     if (h['x-access-token'] !== undefined || h['x-track-id'] !== undefined) {
       flag(AUDIT_RULES.mixedAuth, e, 'review headers (X-Access-Token / X-Track-Id) sent to the video generation service');
     }
-    if (e.operation !== 'other' && !/^Bearer \S/.test(h.authorization ?? '')) {
+    // Result files are public downloads; every other call, gateway entry points included, needs the key.
+    const needsKey = e.operation !== 'other' || (e.gateway !== undefined && e.gateway !== 'file');
+    if (needsKey && !/^Bearer \S/.test(h.authorization ?? '')) {
       flag(AUDIT_RULES.missingAuth, e, 'video request without Authorization: Bearer');
     }
     return;
@@ -167,6 +170,18 @@ function mediaUrlsOf(body: unknown): string[] {
     }
   }
   return urls;
+}
+
+/** Every string in a JSON value that is an http(s) or Asset:// address. */
+function urlsIn(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') {
+    if (/^(https?|asset):\/\//i.test(v)) out.push(v);
+  } else if (Array.isArray(v)) {
+    for (const x of v) urlsIn(x, out);
+  } else if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) urlsIn(x, out);
+  }
+  return out;
 }
 
 function asRecord(v: unknown): Record<string, unknown> | undefined {

@@ -74,10 +74,12 @@ export class GatewaySandbox {
   }
 
   route(method: string, pathname: string): RouteInfo | undefined {
+    if (FILE.test(pathname)) return { operation: 'other', gateway: 'file' };
     const hit = ROUTES.find((r) => r.method === method && r.pattern.test(pathname));
     if (!hit) return this.owns(pathname) ? { operation: 'other' } : undefined;
+    const gateway = 'sync' in hit.action ? 'sync' : 'create' in hit.action ? 'create' : 'query';
     const id = decode(hit.pattern.exec(pathname)?.groups?.id);
-    return id !== undefined ? { operation: 'other', taskId: id } : { operation: 'other' };
+    return id !== undefined ? { operation: 'other', gateway, taskId: id } : { operation: 'other', gateway };
   }
 
   async handle(req: ServiceRequest): Promise<Reply> {

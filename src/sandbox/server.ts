@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from '../request-target.js';
-import type { FaultRule, Operation, RequestLogEntry, ServiceKind } from './types.js';
+import type { FaultRule, GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
 
 export interface RouteInfo {
   operation: Operation;
   taskId?: string;
+  gateway?: GatewayCall;
 }
 
 export interface ServiceRequest {
@@ -125,6 +126,7 @@ async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMes
     body,
     status: 0,
     ...(route.taskId !== undefined ? { taskId: route.taskId } : {}),
+    ...(route.gateway !== undefined ? { gateway: route.gateway } : {}),
   });
 
   const fault = deps.faults.take({ operation: route.operation, rawBody, body, taskId: route.taskId });

@@ -11,6 +11,9 @@ export type Operation =
   | 'review.query'
   | 'other';
 
+/** What a request to the video service's other entry points (operation 'other') was: the audit checks them. */
+export type GatewayCall = 'create' | 'query' | 'sync' | 'file';
+
 export interface SandboxOptions {
   host?: string;
   videoPort?: number;
@@ -54,6 +57,8 @@ export interface RequestLogEntry {
   response?: unknown;
   /** Added: the Retry-After header value answered, if any. */
   retryAfter?: string;
+  /** Set for the video service's other entry points (operation 'other'): which kind of call it was. */
+  gateway?: GatewayCall;
 }
 
 export interface CallbackLogEntry {

@@ -4,7 +4,7 @@
 // error classification, multipart, and the configurable vendor B query path.
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { auditRequestLog, startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { RequestValidationError, ServiceError } from '../../src/services/errors.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayResponse } from '../../src/services/video/gateway.js';
@@ -185,6 +185,8 @@ describe.each(syncCases)('$name', (c) => {
     expect(entry.path).toBe(c.path);
     expect(entry.status).toBe(200);
     expectVideoAuth(entry);
+    expect(entry.gateway).toBe('sync');
+    expect(auditRequestLog(sb.requests(), { minQueryIntervalMs: 0 })).toEqual([]);
     expect(res.body).toEqual(entry.response);
     c.check(res.body as Record<string, unknown>);
   });
@@ -213,6 +215,7 @@ describe.each(asyncCases)('$create', (c) => {
     const id = c.idOf(created.body as Record<string, unknown>);
     expect(id).toEqual(expect.any(String));
     expect(createEntry.taskId).toBe(id);
+    expect(createEntry.gateway).toBe('create');
     for (const q of c.queries) {
       sb.reset();
       // reset() forgets tasks: create again, then query this path.
@@ -224,6 +227,8 @@ describe.each(asyncCases)('$create', (c) => {
       expect(entry.path).toBe(q.path(again));
       expect(entry.taskId).toBe(again);
       expectVideoAuth(entry);
+      expect(entry.gateway).toBe('query');
+      expect(auditRequestLog(sb.requests(), { minQueryIntervalMs: 0 })).toEqual([]);
       expect(res.body).toEqual(entry.response);
       expect(JSON.stringify(res.body)).toContain(again);
     }
@@ -418,5 +423,8 @@ describe('the sandbox side', () => {
     const file = await fetch(url!);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('video/mp4');
+    // Logged as a public download: the audit does not ask it for a key.
+    expect(sb.requests().at(-1)).toMatchObject({ gateway: 'file', status: 200 });
+    expect(auditRequestLog(sb.requests(), { minQueryIntervalMs: 0 })).toEqual([]);
   });
 });

@@ -116,6 +116,20 @@ describe('auditRequestLog on crafted logs', () => {
     // A URL never submitted for review is not this rule's business.
     expect(rules([createWith(0, 'https://cdn.example.com/scenery.jpg')])).toEqual([]);
   });
+
+  it('holds the other entry points to the same rules: bearer key, no downstream URL, no unapproved asset, wherever the URL sits', () => {
+    const gw = (gateway: RequestLogEntry['gateway'], body: unknown, extra: Partial<RequestLogEntry> = {}) =>
+      e({ operation: 'other', service: 'video', headers: videoH, gateway, at: 2_000, method: 'POST', path: '/v1/video/generations', body, ...extra });
+    const clean = [submitted(0), query(1_000, completed())];
+    expect(rules([...clean, gw('create', { prompt: 'p', images: ['Asset://asset-1'], metadata: { ref: 'https://cdn.example.com/x.jpg' } })])).toEqual([]);
+    expect(rules([...clean, gw('create', { prompt: 'p', input: { reference: { url: SIGNED } } })])).toEqual([AUDIT_RULES.downstreamUrl]);
+    expect(rules([...clean, gw('sync', { messages: [{ content: [{ image_url: { url: 'Asset://asset-never-seen' } }] }] })])).toEqual([AUDIT_RULES.assetNotApproved]);
+    expect(rules([submitted(0), gw('create', { prompt: 'p', image: SRC })])).toEqual([AUDIT_RULES.createBeforeReview]);
+    expect(rules([gw('query', undefined, { method: 'GET', headers: {} })])).toEqual([AUDIT_RULES.missingAuth]);
+    expect(rules([gw('create', { prompt: 'p' }, { headers: { ...videoH, 'x-access-token': 't' } })])).toEqual([AUDIT_RULES.mixedAuth]);
+    // Result files are public downloads; a query's answer is not a request's content.
+    expect(rules([gw('file', undefined, { method: 'GET', headers: {} }), gw('query', undefined, { method: 'GET', response: { url: SIGNED } })])).toEqual([]);
+  });
 });
 
 describe('auditRequestLog on real sandbox logs', () => {
@@ -143,6 +157,17 @@ describe('auditRequestLog on real sandbox logs', () => {
       await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(item.downstream_final_url) });
       const found = new Set(auditRequestLog(sb.requests(), { minQueryIntervalMs: 50 }).map((v) => v.rule));
       expect(found).toEqual(new Set([AUDIT_RULES.queryInterval, AUDIT_RULES.mixedAuth, AUDIT_RULES.downstreamUrl]));
+
+      // The other entry points are logged by kind of call and audited too.
+      const before = sb.requests().length;
+      const gateway = `${sb.videoBaseUrl}/v1/video/generations`;
+      const made = await http.call('POST', gateway, { headers: videoHeaders(sb), json: { model: 'm', prompt: 'p', image: item.downstream_final_url } });
+      await http.call('GET', `${gateway}/${made.json.id ?? made.json.task_id ?? 'x'}`, { headers: { 'content-type': 'application/json' } });
+      const gatewayEntries = sb.requests().slice(before);
+      expect(gatewayEntries.map((g) => [g.operation, g.gateway])).toEqual([['other', 'create'], ['other', 'query']]);
+      const seqs = new Set(gatewayEntries.map((g) => g.seq));
+      const gatewayRules = auditRequestLog(sb.requests(), { minQueryIntervalMs: 50 }).filter((v) => seqs.has(v.seq)).map((v) => v.rule);
+      expect(gatewayRules).toEqual([AUDIT_RULES.downstreamUrl, AUDIT_RULES.missingAuth]);
     } finally {
       await http.close();
       await sb.close();
