@@ -1,5 +1,5 @@
 // Checks a request log (the sandbox's, or a crafted one) against the spec rules a log can show. It reads
-// what the client saw: the answers recorded in `response` / `retryAfter` tell it which tasks were cancelled,
+// what the client saw (answers marked `clientGone` were never seen): the answers recorded in `response` / `retryAfter` tell it which tasks were cancelled,
 // completed, which Asset:// addresses were approved and which addresses were signed downstream URLs.
 import type { RequestLogEntry, Violation } from './types.js';
 
@@ -60,6 +60,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
   for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
     checkAuth(e, flag);
     const ok = e.status >= 200 && e.status < 300;
+    // An answer the client never received (it had given up) tells it nothing: no state, no Retry-After.
+    const seen = e.clientGone !== true;
 
     if (e.operation === 'review.submitAsync' || e.operation === 'review.submitSync') {
       const body = asRecord(e.body);
@@ -74,7 +76,7 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       if (ok && typeof taskId === 'string') {
         taskUrls.set(taskId, urls);
         for (const url of urls) sourceState.set(url, { taskId, state: 'pending' });
-        observe(e.response);
+        if (seen) observe(e.response);
       }
     }
 
@@ -92,10 +94,10 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
         flag(AUDIT_RULES.retryAfter, e, `query of review task ${taskId} ${notBefore - e.at} ms before the Retry-After allowed it`);
       }
       lastQuery.set(taskId, e.at);
-      if ((e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
+      if (seen && (e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
         retryNotBefore.set(taskId, e.at + retryAfterMs(e.retryAfter, e.at));
       }
-      if (ok) observe(e.response);
+      if (ok && seen) observe(e.response);
     }
 
     // The native create's content items; on the other entry points, any URL anywhere in the body (each

@@ -57,6 +57,9 @@ export interface RequestLogEntry {
   response?: unknown;
   /** Added: the Retry-After header value answered, if any. */
   retryAfter?: string;
+  /** Added: the client had closed the connection before the answer was ready (a hang outlasting its
+   * time-out): `status`, `response` and `retryAfter` are what it would have been told, and never saw. */
+  clientGone?: true;
   /** Set for the video service's other entry points (operation 'other'): which kind of call it was. */
   gateway?: GatewayCall;
 }

@@ -98,6 +98,14 @@ describe('auditRequestLog on crafted logs', () => {
     expect(rules(log)).toEqual([AUDIT_RULES.queryAfterCancel, AUDIT_RULES.resubmitAfterCancel]);
   });
 
+  it('does not hold the client to answers it never received (it had given up on a hanging request)', () => {
+    const gone = { clientGone: true } as const;
+    expect(rules([submitted(0), query(1_000, { task_id: 't1', status: 'cancelled' }, gone), query(2_000, {})])).toEqual([]);
+    expect(rules([submitted(0), query(1_000, undefined, { ...gone, status: 429, retryAfter: '30' }), query(2_000, {})])).toEqual([]);
+    // Nor does an unseen approval let a create through.
+    expect(rules([submitted(0), query(1_000, completed(), gone), createWith(1_100, 'Asset://asset-1')])).toEqual([AUDIT_RULES.assetNotApproved]);
+  });
+
   it('flags a create using a downstream_final_url (seen in a result, or by its signed shape)', () => {
     const log = [submitted(0), query(1_000, completed()), createWith(1_100, SIGNED), createWith(1_200, 'https://other.example/signed/x/y.jpg?expires=1')];
     expect(rules(log)).toEqual([AUDIT_RULES.downstreamUrl, AUDIT_RULES.downstreamUrl]);

@@ -65,7 +65,8 @@ describe('hang faults', () => {
     await expect(create(createBody(), 100)).rejects.toThrow();
     expect(sb.videoTasks()).toHaveLength(0);
     await waitFor(() => lastEntry().status === 504, 2_000, 'the 504 after the hang');
-    expect(lastEntry().fault).toBe('hang:400');
+    // Logged as what the client would have been told, marked as never seen: it had given up.
+    expect(lastEntry()).toMatchObject({ fault: 'hang:400', clientGone: true });
   });
 
   it('after commit: the task exists at once; a patient client gets the real answer after ms', async () => {
@@ -77,6 +78,7 @@ describe('hang faults', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(r.status).toBe(200);
     expect(r.json.id).toBe(sb.videoTasks()[0]!.id);
+    expect(lastEntry().clientGone).toBeUndefined();
   });
 });
 
