@@ -17,7 +17,7 @@ export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
 /**
  * Internal failure types used between our activities and workflows; they never end a workflow.
- * - CreateAmbiguous: create answered 500 / timed out / connection reset: a task may exist.
+ * - CreateAmbiguous: a create or an async review submit answered 500 / timed out / connection reset: a task may exist.
  * - NotFinalYet: a polling attempt saw a non-final state; the retry policy polls again.
  */
 export const InternalFailureType = {

@@ -62,12 +62,13 @@ export function createActivities(deps: ActivityDependencies) {
       };
       const url = callbackUrl('review', input.workflowId, input.callbacks);
       if (url) body.callback_url = url;
-      try {
+      // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may exist),
+      // and the workflow looks for it before resubmitting.
+      const { taskId, record } = await createAtMostOnce(async () => {
         const accepted = await deps.review.submitAsync(body);
-        return { taskId: accepted.taskId, status: accepted.status };
-      } catch (err) {
-        throw toApplicationFailure(err, 'review.submit');
-      }
+        return { taskId: accepted.taskId, record: accepted.status };
+      }, 'review.submit');
+      return { taskId, status: record ?? 'pending' };
     },
 
     /** Synchronous review of a small batch: one call that answers the finished review task. */

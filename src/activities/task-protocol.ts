@@ -4,6 +4,7 @@
 //   worker slot and adds no history event per poll.
 // - createAtMostOnce: the task id is recorded in the heartbeat details the moment it is known and a
 //   retried attempt returns it; an outcome that may have created a task is CreateAmbiguous, never retried.
+//   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { InternalFailureType } from '../failure-types.js';
@@ -81,7 +82,11 @@ export function createPoller() {
   };
 }
 
-export async function createAtMostOnce<R>(create: () => Promise<{ taskId: string; record: R }>): Promise<{ taskId: string; record: R | undefined }> {
+/** `phase` names the call in final failures (a 400 on a review submit is InvalidInput, on a create VideoRequestRejected). */
+export async function createAtMostOnce<R>(
+  create: () => Promise<{ taskId: string; record: R }>,
+  phase: 'video.create' | 'review.submit' = 'video.create',
+): Promise<{ taskId: string; record: R | undefined }> {
   const ctx = Context.current();
   const previous = ctx.info.heartbeatDetails as CreateProgress<R> | undefined;
   if (previous?.taskId) return { taskId: previous.taskId, record: previous.record };
@@ -106,6 +111,6 @@ export async function createAtMostOnce<R>(create: () => Promise<{ taskId: string
       });
     }
     if (err instanceof ServiceError && err.retryable) ctx.heartbeat({ notCreated: true } satisfies CreateProgress<R>);
-    throw toApplicationFailure(err, 'video.create');
+    throw toApplicationFailure(err, phase);
   }
 }

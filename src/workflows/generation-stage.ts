@@ -2,15 +2,13 @@
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
 import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
 import type { VideoTaskSummary } from '../activities/index.js';
-import { FailureType, InternalFailureType } from '../failure-types.js';
+import { FailureType } from '../failure-types.js';
 import type { ContentItem, CreateTaskBody } from '../services/video/schemas.js';
+import { causeMessage, isAmbiguousSubmit, MAX_AMBIGUOUS_SUBMITS } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
-
-/** How many ambiguous creates (no callback naming a task within the grace) before giving up. */
-const MAX_AMBIGUOUS_CREATES = 3;
 
 /** The create body with every reviewed URL replaced by its Asset:// address (never downstream_final_url). */
 export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): CreateTaskBody {
@@ -39,32 +37,23 @@ export async function createOnce(job: ReviewThenGenerateJob, run: RunState, work
       ]);
       return taskId;
     } catch (err) {
-      if (!isAmbiguousCreate(err)) throw err;
+      if (!isAmbiguousSubmit(err)) throw err;
       ambiguous++;
-      run.progress.lastError = `create ambiguous (${ambiguous}): ${errorMessage(err)}`;
+      run.progress.lastError = `create ambiguous (${ambiguous}): ${causeMessage(err)}`;
       if (job.callbacks) {
         const named = await condition(() => run.videoCallbackTaskIds.length > 0, job.timing.createAmbiguityGraceMs);
         if (named) return run.videoCallbackTaskIds[0]!;
       }
-      if (ambiguous >= MAX_AMBIGUOUS_CREATES) {
+      if (ambiguous >= MAX_AMBIGUOUS_SUBMITS) {
         throw ApplicationFailure.create({
           type: FailureType.GenerationFailed,
           message: `video task creation stayed ambiguous ${ambiguous} times (no answer and no callback naming a task); not resubmitted again`,
           nonRetryable: true,
-          details: [{ lastError: errorMessage(err) }],
+          details: [{ lastError: causeMessage(err) }],
         });
       }
     }
   }
-}
-
-function isAmbiguousCreate(err: unknown): boolean {
-  return err instanceof Error && 'cause' in err && err.cause instanceof ApplicationFailure && err.cause.type === InternalFailureType.CreateAmbiguous;
-}
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error && err.cause instanceof Error) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
 }
 
 export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, taskId: string): Promise<VideoTaskSummary> {

@@ -40,6 +40,8 @@ export class RunState {
   readonly acts: RunActivities;
   private pendingReviewCallbacks = new Set<string>();
   private anonymousReviewCallback = false;
+  /** Every review task id named by a (signed) review callback of this run, in arrival order. */
+  private readonly namedReviewTaskIds: string[] = [];
   private pendingVideoCallback = false;
   /** Task ids named by video callbacks, in arrival order (used to resolve an ambiguous create). */
   readonly videoCallbackTaskIds: string[] = [];
@@ -82,6 +84,16 @@ export class RunState {
     // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
     if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
     else this.anonymousReviewCallback = true; // no usable id: confirm every waiting task
+    if (s.taskId && !this.namedReviewTaskIds.includes(s.taskId)) this.namedReviewTaskIds.push(s.taskId);
+  }
+
+  /**
+   * Review tasks named by callbacks that no batch has as its task: callback URLs are signed per run, so
+   * each comes from a submit of this run whose answer was lost (an ambiguous submit).
+   */
+  unclaimedReviewTaskIds(): string[] {
+    const claimed = new Set(this.reviewTaskIds());
+    return this.namedReviewTaskIds.filter((id) => !claimed.has(id));
   }
 
   reviewCallbackPending(taskId: string) {

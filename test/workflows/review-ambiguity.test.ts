@@ -1,0 +1,102 @@
+// Review submits are never resubmitted blindly (spec: "duplicate submit after a time-out" fails). An
+// ambiguous async submit (500, time-out, reset after sending) is resolved by the review callback that
+// names the task, confirmed by one query; the run resubmits only when no callback named a task.
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import { progressQuery } from '../../src/workflows/definitions.js';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+
+let stack: Stack;
+withStack({ httpTimeoutMs: 1_000 }, (s) => (stack = s));
+
+const submits = () => stack.sandbox.requests().filter((r) => r.operation === 'review.submitAsync');
+const FOUR_CALLS = { 'review.submitAsync': 1, 'review.query': 1, 'video.create': 1, 'video.get': 1 };
+
+describe('ambiguous review submit, callbacks on', () => {
+  it('500 after commit: the task its callback names is adopted; one submit, one review task, still four calls', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    const handle = await stack.start(imageJob());
+    const result = await handle.result();
+    expect(result.state).toBe('succeeded');
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+    expect(result.reviewTaskIds).toEqual([stack.sandbox.reviewTasks()[0]!.taskId]);
+    expect(countOps(stack.sandbox)).toEqual(FOUR_CALLS);
+    expect((await handle.query(progressQuery)).lastError).toContain('review submit ambiguous (1)');
+  });
+
+  it('a submit hanging past the client time-out (task committed) is not duplicated', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'hang', ms: 3_000, commit: true } });
+    const result = await (await stack.start(imageJob())).result();
+    expect(result.state).toBe('succeeded');
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+    expect(submits()).toHaveLength(1);
+  });
+
+  it('a connection reset after the submit was sent is ambiguous too, and resolved the same way', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'reset', commit: true } });
+    const result = await (await stack.start(imageJob())).result();
+    expect(result.state).toBe('succeeded');
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+    expect(countOps(stack.sandbox)).toEqual(FOUR_CALLS);
+  });
+
+  it('500 before commit: no callback names a task, so it is resubmitted once, after the grace', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    const grace = 1_500;
+    const result = await (await stack.start(imageJob(undefined, { timing: { ...fastTiming, createAmbiguityGraceMs: grace } }))).result();
+    expect(result.state).toBe('succeeded');
+    const sent = submits();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(grace);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+  });
+
+  it('two batches answered ambiguously: each adopts the task holding its own URLs', async () => {
+    stack.sandbox.reset();
+    const image = 'https://cdn.example.com/people/carol.jpg';
+    const video = 'https://cdn.example.com/people/carol-walk.mp4';
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 2, fault: { type: 'status', status: 500, commit: true } });
+    const input = imageJob(image);
+    input.review = { urls: [image, video] };
+    const handle = await stack.start(input);
+    const result = await handle.result();
+    expect(result.state).toBe('succeeded');
+    const tasks = stack.sandbox.reviewTasks();
+    expect(tasks).toHaveLength(2);
+    expect(submits()).toHaveLength(2);
+    expect(new Set(result.reviewTaskIds)).toEqual(new Set(tasks.map((t) => t.taskId)));
+    const progress = await handle.query(progressQuery);
+    // Each batch's task holds that batch's URL, not the other's.
+    const urlsOf = (type: string) => tasks.find((t) => t.taskId === progress.review.tasks.find((e) => e.assetType === type)!.taskId)!.urls;
+    expect(urlsOf('Image')).toEqual([image]);
+    expect(urlsOf('Video')).toEqual([video]);
+  });
+
+  it('ambiguous three times in a row: ReviewFailed naming the cause, no video task', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 3, fault: { type: 'status', status: 500 } });
+    const err = await (await stack.start(imageJob(undefined, { timing: { ...fastTiming, createAmbiguityGraceMs: 200 } }))).result().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('ReviewFailed');
+    expect(cause.message).toContain('stayed ambiguous 3 times');
+    expect(submits()).toHaveLength(3);
+    expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
+  });
+});
+
+describe('ambiguous review submit, callbacks off', () => {
+  it('nothing can name the task: resubmitted at once, as the spec allows when no id was obtained', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    const result = await (await stack.start(imageJob(undefined, { callbacks: false }))).result();
+    expect(result.state).toBe('succeeded');
+    expect(submits()).toHaveLength(2);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+  });
+});
