@@ -3,9 +3,9 @@
 // POST {base}/callbacks/{review|video}/{workflowId}?sig=... -> signal `reviewCallback` / `videoCallback`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { requestTarget } from '../request-target.js';
 import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
 import { callbackSignalFrom } from './payload.js';
-import { requestTarget } from '../request-target.js';
 import { verifyCallbackSignature, type CallbackKind } from './signing.js';
 
 export interface CallbackHandlerOptions {

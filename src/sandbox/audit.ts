@@ -1,6 +1,7 @@
 // Checks a request log (the sandbox's, or a crafted one) against the spec rules a log can show. It reads
-// what the client saw (answers marked `clientGone` were never seen): the answers recorded in `response` / `retryAfter` tell it which tasks were cancelled,
-// completed, which Asset:// addresses were approved and which addresses were signed downstream URLs.
+// what the client saw: the answers recorded in `response` / `retryAfter` (unless marked `clientGone`) tell
+// it which tasks were cancelled, completed, which Asset:// addresses were approved and which addresses
+// were signed downstream URLs.
 import type { RequestLogEntry, Violation } from './types.js';
 
 export interface AuditOptions {

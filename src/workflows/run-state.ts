@@ -88,8 +88,8 @@ export class RunState {
   }
 
   /**
-   * Review tasks named by callbacks that no batch has as its task: callback URLs are signed per run, so
-   * each comes from a submit of this run whose answer was lost (an ambiguous submit).
+   * Review tasks named by callbacks that no batch has as its task yet: callback URLs are signed per run, so
+   * each comes from a submit of this run whose answer is not recorded yet or was lost (ambiguous).
    */
   unclaimedReviewTaskIds(): string[] {
     const claimed = new Set(this.reviewTaskIds());
