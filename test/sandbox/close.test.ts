@@ -31,8 +31,10 @@ describe('close()', () => {
     const sync = http
       .call('POST', `${sb.reviewBaseUrl}/api/asset/upload/sync`, { headers: reviewHeaders(sb), json: { images: ['https://cdn.example.com/b.jpg'] } })
       .catch(() => 'closed');
-    // The quick review ends; its callback is now held by the delay.
+    // The quick review ends; its callback is now held by the delay. Both requests left in flight must have
+    // arrived before the close (under load they can lag behind the quick review).
     await waitFor(() => sb.reviewTasks()[0]?.status === 'completed', 2_000, 'the quick review');
+    await waitFor(() => sb.reviewTasks().length === 2 && sb.requests().some((r) => r.operation === 'video.get'), 5_000, 'the sync submit and the hanging get');
 
     await sb.close();
     await sb.close(); // idempotent
