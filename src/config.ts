@@ -1,6 +1,8 @@
 // Environment -> typed configuration. Secrets (API key, access token, callback secret) live only here and
 // in the clients built from it: never in workflow input, history, logs or error messages.
+import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
+import { hostOf, nonPublicHostReason } from './services/url-rules.js';
 
 const nonEmpty = z.string().trim().min(1);
 const httpUrl = z
@@ -10,6 +12,16 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
 const port = z.coerce.number().int().min(0).max(65535);
+/** true/false/1/0 (any case); anything else is refused rather than read as false. */
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' }))
+  .transform((v) => v === 'true' || v === '1');
+
+/** One setting for the clients and the callback address: accept loopback/private/link-local addresses. */
+const allowPrivateUrls = flag.default(false);
 
 export const temporalConfigSchema = z.object({
   TEMPORAL_ADDRESS: nonEmpty.default('localhost:7233'),
@@ -55,6 +67,7 @@ export const callbackConfigSchema = z
     CALLBACK_SECRET: z.string().optional(),
     CALLBACK_HOST: nonEmpty.default('127.0.0.1'),
     CALLBACK_PORT: port.default(8787),
+    ALLOW_PRIVATE_URLS: allowPrivateUrls,
   })
   .superRefine((c, ctx) => {
     if (c.CALLBACK_PUBLIC_URL && (!c.CALLBACK_SECRET || c.CALLBACK_SECRET.length < 16)) {
@@ -62,6 +75,15 @@ export const callbackConfigSchema = z
         code: 'custom',
         path: ['CALLBACK_SECRET'],
         message: 'is required (at least 16 characters) when CALLBACK_PUBLIC_URL is set',
+      });
+    }
+    // The services call this address from the public internet; the host is checked as written (no DNS).
+    const reason = c.CALLBACK_PUBLIC_URL && !c.ALLOW_PRIVATE_URLS ? nonPublicHostReason(hostOf(c.CALLBACK_PUBLIC_URL) ?? '') : undefined;
+    if (reason) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CALLBACK_PUBLIC_URL'],
+        message: `must be a public address the services can reach (${reason}); set ALLOW_PRIVATE_URLS=true only for the sandbox or tests`,
       });
     }
   });
@@ -80,6 +102,8 @@ export type VideoServiceConfig = {
   timeoutMs: number;
   /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
   connections?: number;
+  /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
+  allowPrivateUrls?: boolean;
 };
 
 export type ReviewServiceConfig = {
@@ -88,6 +112,8 @@ export type ReviewServiceConfig = {
   timeoutMs: number;
   /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
   connections?: number;
+  /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
+  allowPrivateUrls?: boolean;
 };
 
 /** The Worker.create options set from the environment; absent ones keep the SDK's defaults. */
@@ -126,13 +152,44 @@ function parse<T extends z.ZodType>(schema: T, env: Env): z.infer<T> {
   return r.data;
 }
 
+/**
+ * The address and namespace of the envconfig profile (TEMPORAL_PROFILE, else `default`, in
+ * TEMPORAL_CONFIG_FILE or the default temporal.toml), read from the same variables the connection uses.
+ */
+function profileSettings(env: Env): { address?: string; namespace?: string } {
+  const vars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  try {
+    // disableEnv: the file's values only; the variables are read by our own schema.
+    const p = loadClientConfigProfile({ disableEnv: true, overrideEnvVars: vars });
+    return { address: p.address?.trim() || undefined, namespace: p.namespace?.trim() || undefined };
+  } catch (err) {
+    // A TOML parser's message quotes the file, which may hold an API key: only the missing profile is named.
+    const message = err instanceof Error ? err.message : '';
+    const why = /^Profile '[^']*' not found/.test(message) ? message : 'the Temporal config file could not be read as TOML';
+    throw new ConfigError(`invalid configuration: TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE: ${why}`);
+  }
+}
+
+/** TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE win; when unset, the temporal.toml profile's; else the defaults. */
 export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
   const c = parse(temporalConfigSchema, env);
-  return { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE };
+  const set = present(env);
+  const profile = set.TEMPORAL_ADDRESS !== undefined && set.TEMPORAL_NAMESPACE !== undefined ? {} : profileSettings(env);
+  return {
+    address: set.TEMPORAL_ADDRESS !== undefined ? c.TEMPORAL_ADDRESS : (profile.address ?? c.TEMPORAL_ADDRESS),
+    namespace: set.TEMPORAL_NAMESPACE !== undefined ? c.TEMPORAL_NAMESPACE : (profile.namespace ?? c.TEMPORAL_NAMESPACE),
+    taskQueue: c.TEMPORAL_TASK_QUEUE,
+  };
+}
+
+/** ALLOW_PRIVATE_URLS (default false): the worker prints it at start. */
+export function loadAllowPrivateUrls(env: Env = process.env): boolean {
+  return parse(z.object({ ALLOW_PRIVATE_URLS: allowPrivateUrls }), env).ALLOW_PRIVATE_URLS;
 }
 
 export function loadServicesConfig(env: Env = process.env): { video: VideoServiceConfig; review: ReviewServiceConfig } {
   const c = parse(servicesConfigSchema, env);
+  const allow = loadAllowPrivateUrls(env);
   if (c.VIDEO_API_BASE_URL === c.REVIEW_API_BASE_URL) {
     throw new ConfigError('invalid configuration: VIDEO_API_BASE_URL and REVIEW_API_BASE_URL must differ (the spec never mixes the two services)');
   }
@@ -144,8 +201,9 @@ export function loadServicesConfig(env: Env = process.env): { video: VideoServic
       cancelPath: c.VIDEO_CANCEL_PATH,
       timeoutMs: c.HTTP_TIMEOUT_MS,
       connections: c.HTTP_MAX_CONNECTIONS,
+      allowPrivateUrls: allow,
     },
-    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS, connections: c.HTTP_MAX_CONNECTIONS },
+    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS, connections: c.HTTP_MAX_CONNECTIONS, allowPrivateUrls: allow },
   };
 }
 

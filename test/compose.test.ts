@@ -143,6 +143,7 @@ const DESIGN_VARIABLES = [
   'CALLBACK_SECRET',
   'CALLBACK_HOST',
   'CALLBACK_PORT',
+  'ALLOW_PRIVATE_URLS',
 ];
 
 /** The variables named in the first column of the README's "Configuration" table. */
@@ -352,6 +353,11 @@ describe('docker-compose.yml: the production-like stack', () => {
     );
     expect(() => loadWorkerTuning({ WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(/WORKER_MAX_CONCURRENT_ACTIVITIES/);
     expect(loadCallbackConfig(customWorker).publicUrl).toBe('http://callbacks:8787');
+    // Public addresses only by default; a compose service name is public as written (no DNS lookup).
+    expect(worker.ALLOW_PRIVATE_URLS).toBe('');
+    expect(services.video.allowPrivateUrls).toBe(false);
+    expect(services.review.allowPrivateUrls).toBe(false);
+    expect(loadServicesConfig(interpolatedEnv(svc('worker'), { ...custom, ALLOW_PRIVATE_URLS: 'true' })).video.allowPrivateUrls).toBe(true);
     expect(loadTemporalConfig(customWorker).taskQueue).toBe('other-queue');
     // Without the required secrets the file does not even interpolate.
     expect(() => interpolatedEnv(svc('worker'), {})).toThrow(/CALLBACK_SECRET/);

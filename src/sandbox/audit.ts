@@ -95,7 +95,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
         flag(AUDIT_RULES.retryAfter, e, `query of review task ${taskId} ${notBefore - e.at} ms before the Retry-After allowed it`);
       }
       lastQuery.set(taskId, e.at);
-      if (seen && (e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
+      // Retry-After binds on a 200 (a task still processing) as much as on a 429/503.
+      if (seen && (ok || e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
         retryNotBefore.set(taskId, e.at + retryAfterMs(e.retryAfter, e.at));
       }
       if (ok && seen) observe(e.response);

@@ -19,6 +19,8 @@ export interface ResolvedOptions {
   syncReviewWaitMs: number;
   callbackTimeoutMs: number;
   reviewCompletedCode: 200 | 0;
+  allowPrivateUrls: boolean;
+  reviewProcessingRetryAfter: string | undefined;
 }
 
 export interface ServiceContext {

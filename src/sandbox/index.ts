@@ -31,6 +31,8 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     syncReviewWaitMs: o.syncReviewWaitMs ?? 30_000,
     callbackTimeoutMs: o.callbackTimeoutMs ?? 3_000,
     reviewCompletedCode: o.reviewCompletedCode ?? 200,
+    allowPrivateUrls: o.allowPrivateUrls ?? false,
+    reviewProcessingRetryAfter: o.reviewProcessingRetryAfter,
   };
 }
 

@@ -15,6 +15,17 @@ function intEnv(name: string, fallback?: number): number | undefined {
   return n;
 }
 
+function boolEnv(name: string): boolean {
+  const raw = (process.env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  console.error(`${name} must be true, false, 1 or 0 (got '${raw}')`);
+  process.exit(2);
+}
+
+// The same variable as the worker's: private media and callback addresses are refused (400) unless set.
+const allowPrivateUrls = boolEnv('ALLOW_PRIVATE_URLS');
+
 const sandbox = await startSandbox({
   host: process.env.SANDBOX_HOST || '127.0.0.1',
   videoPort: intEnv('SANDBOX_VIDEO_PORT', 8081),
@@ -28,9 +39,12 @@ const sandbox = await startSandbox({
   assetUrlTtlMs: intEnv('SANDBOX_ASSET_URL_TTL_MS'),
   cancelMethod: process.env.SANDBOX_CANCEL_METHOD || undefined,
   cancelPath: process.env.SANDBOX_CANCEL_PATH || undefined,
+  reviewProcessingRetryAfter: process.env.SANDBOX_REVIEW_PROCESSING_RETRY_AFTER || undefined,
+  allowPrivateUrls,
 });
 
-console.log(`sandbox listening: video ${sandbox.videoBaseUrl} review ${sandbox.reviewBaseUrl}`);
+const privateNote = allowPrivateUrls ? ' (ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted)' : '';
+console.log(`sandbox listening: video ${sandbox.videoBaseUrl} review ${sandbox.reviewBaseUrl}${privateNote}`);
 
 let stopping = false;
 const shutdown = (signal: string) => {

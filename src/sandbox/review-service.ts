@@ -64,7 +64,11 @@ export class ReviewService implements ServiceHandler {
       case 'review.query': {
         const task = this.tasks.get(req.route.taskId ?? '');
         if (!task) return errorReply(404, 'task_not_found', `no review task ${req.route.taskId}`);
-        return { status: 200, json: this.view(task), taskId: task.taskId };
+        const reply: Reply = { status: 200, json: this.view(task), taskId: task.taskId };
+        // A busy service may pace its callers on success too (spec, Limits: obeyed when present).
+        const wait = this.ctx.options.reviewProcessingRetryAfter;
+        if (wait !== undefined && !isFinal(task.status)) reply.headers = { 'retry-after': wait };
+        return reply;
       }
       default:
         return errorReply(404, 'not_found', `${req.method} ${req.url.pathname} is not an endpoint of the asset review service`);
@@ -103,7 +107,7 @@ export class ReviewService implements ServiceHandler {
       return errorReply(400, 'invalid_request', 'Content-Type: must be application/json');
     }
     if (!req.bodyIsJson) return errorReply(400, 'invalid_request', 'body: is not valid JSON');
-    const checked = checkReviewSubmit(req.body);
+    const checked = checkReviewSubmit(req.body, { allowPrivateUrls: this.ctx.options.allowPrivateUrls });
     if (!checked.ok) return errorReply(400, 'invalid_request', describeIssues(checked.issues), { issues: checked.issues });
 
     const s = checked.value;

@@ -34,6 +34,12 @@ export interface SandboxOptions {
   callbackTimeoutMs?: number;
   /** Body `code` of a completed review query: the spec shows 200 and, in a further shape, 0. Default 200. */
   reviewCompletedCode?: 200 | 0;
+  /** Accept loopback/private/link-local media and callback addresses (the spec wants public ones, so a
+   * request with one is answered 400 naming the field unless this is true). Default false. */
+  allowPrivateUrls?: boolean;
+  /** Retry-After (delta-seconds or HTTP-date) sent on 200 answers to queries of a review task not final
+   * yet (pending or processing). Default: none. */
+  reviewProcessingRetryAfter?: string;
 }
 
 export interface RequestLogEntry {

@@ -1,5 +1,6 @@
 // The sandbox's own reading of the spec's request bodies (it must not share code with the clients it
 // tests). Every issue names the field and the broken rule, e.g. `images[2]: extension .txt is not ...`.
+import { BlockList, isIP } from 'node:net';
 import { z } from 'zod';
 
 export interface Issue {
@@ -37,6 +38,40 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What the services accept besides the spec: the sandbox option `allowPrivateUrls`. */
+export interface CheckOptions {
+  allowPrivateUrls: boolean;
+}
+
+// Spec: media URLs and callback addresses are public. Loopback, private (RFC 1918, unique-local) and
+// link-local ranges are not; WHATWG URL parsing already turns numeric forms like 2130706433 into 127.0.0.1.
+const NOT_PUBLIC = new BlockList();
+for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) {
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+
+/** Why an http(s) URL's host is not public (the name as written: nothing is resolved), or undefined. */
+export function nonPublicReason(url: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return undefined;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is localhost`;
+  const bare = host.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  if (family !== 0 && NOT_PUBLIC.check(bare, family === 6 ? 'ipv6' : 'ipv4')) return `${bare} is a loopback, private or link-local address`;
+  return undefined;
+}
+
+function publicUrlProblem(url: string, opts: CheckOptions): string | undefined {
+  if (!isHttpUrl(url)) return undefined;
+  const reason = opts.allowPrivateUrls ? undefined : nonPublicReason(url);
+  return reason ? `must be a public address (${reason})` : undefined;
 }
 
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
@@ -77,7 +112,7 @@ const reviewBodySchema = z.object(
   { error: 'the body must be a JSON object' },
 );
 
-export function checkReviewSubmit(body: unknown): Checked<ReviewSubmission> {
+export function checkReviewSubmit(body: unknown, opts: CheckOptions = { allowPrivateUrls: false }): Checked<ReviewSubmission> {
   const parsed = reviewBodySchema.safeParse(body);
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   const b = parsed.data;
@@ -94,6 +129,8 @@ export function checkReviewSubmit(body: unknown): Checked<ReviewSubmission> {
   urls.forEach((url, i) => {
     const field = `${urlField}[${i}]`;
     if (!isHttpUrl(url)) return void issues.push({ field, rule: 'only public http or https URLs are accepted' });
+    const notPublic = publicUrlProblem(url, opts);
+    if (notPublic) return void issues.push({ field, rule: notPublic });
     const type = assetTypeOfUrl(url);
     if (!type) {
       return void issues.push({ field, rule: `the URL needs a supported extension (${Object.values(EXTENSIONS).flat().join(' ')})` });
@@ -109,9 +146,11 @@ export function checkReviewSubmit(body: unknown): Checked<ReviewSubmission> {
     const said = b.asset_type === undefined ? 'defaults to Image' : `is ${assetType}`;
     issues.push({ field: 'asset_type', rule: `${said} but the URLs are ${batchType}` });
   }
-  if (b.callback_url !== undefined && !isHttpUrl(b.callback_url)) {
-    issues.push({ field: 'callback_url', rule: 'must be an http(s) URL' });
+  if (b.callback_url !== undefined) {
+    const problem = isHttpUrl(b.callback_url) ? publicUrlProblem(b.callback_url, opts) : 'must be an http(s) URL';
+    if (problem) issues.push({ field: 'callback_url', rule: problem });
   }
+  // Spec: "When group_id is sent it is empty or real_person only"; without group_id any value passes.
   if (b.group_id !== undefined && b.group_source !== undefined && b.group_source !== '' && b.group_source !== 'real_person') {
     issues.push({ field: 'group_source', rule: "when group_id is sent it is empty or 'real_person' only" });
   }
@@ -138,12 +177,6 @@ export interface VideoCreate {
   media: MediaRef[];
 }
 
-const ROLES_BY_TYPE: Record<MediaType, string[]> = {
-  image_url: ['reference_image', 'first_frame', 'last_frame'],
-  video_url: ['reference_video'],
-  audio_url: ['reference_audio'],
-};
-
 const urlHolder = z.object({ url: z.string().min(1, 'is required') }, { error: 'must be an object with member url' });
 const contentItemSchema = z.object(
   {
@@ -157,16 +190,24 @@ const contentItemSchema = z.object(
   { error: 'each content item must be an object' },
 );
 
+function ratioOk(ratio: string): boolean {
+  const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(ratio);
+  if (m) return Number(m[1]) > 0 && Number(m[2]) > 0;
+  return /^[a-z][a-z0-9_-]*$/i.test(ratio);
+}
+
 const createBodySchema = z.object(
   {
     model: z.string({ error: 'is required (a model name)' }).min(1, 'must not be empty'),
     content: z.array(contentItemSchema, { error: 'is required (an array of content items)' }).min(1, 'must hold at least one item'),
     generate_audio: z.boolean().optional(),
-    ratio: z.string().regex(/^[1-9]\d*:[1-9]\d*$/, 'must have the form <w>:<h>, e.g. 16:9').optional(),
+    // Spec: "Form is <w>:<h>"; one keyword (e.g. adaptive) passes too, as services of this kind take them.
+    ratio: z.string().refine(ratioOk, 'must have the form <w>:<h> (e.g. 16:9) or be one keyword (e.g. adaptive)').optional(),
     duration: z.number().positive('must be a positive number of seconds').optional(),
     watermark: z.boolean().optional(),
     callback_url: z.string().refine(isHttpUrl, 'must be an http(s) URL').optional(),
-    resolution: z.string().regex(/^[1-9]\d*p$/, 'must have the form <number>p, e.g. 720p').optional(),
+    // Spec: "for example a <number>p form": an example, not a rule.
+    resolution: z.string().trim().min(1, 'must not be empty (e.g. 720p)').optional(),
     seed: z.number().int('must be an integer').optional(),
   },
   { error: 'the body must be a JSON object' },
@@ -175,29 +216,30 @@ const createBodySchema = z.object(
 const BASE64ISH = /^[A-Za-z0-9+/=\s]{64,}$/;
 
 /** Checks a media URL's form: the caller then checks Asset:// and signed addresses against its records. */
-function mediaUrlProblem(url: string): string | undefined {
+function mediaUrlProblem(url: string, opts: CheckOptions): string | undefined {
   if (/^data:/i.test(url) || BASE64ISH.test(url)) {
     return 'base64 / data: media is not supported; upload it and pass a public URL or an Asset:// address';
   }
   if (/^asset:\/\//i.test(url)) return url.startsWith('Asset://') && url.length > 'Asset://'.length ? undefined : "must be 'Asset://<id>'";
-  return isHttpUrl(url) ? undefined : 'must be a public http(s) URL or an Asset:// address';
+  return isHttpUrl(url) ? publicUrlProblem(url, opts) : 'must be a public http(s) URL or an Asset:// address';
 }
 
-export function checkVideoCreate(body: unknown): Checked<VideoCreate> {
+export function checkVideoCreate(body: unknown, opts: CheckOptions = { allowPrivateUrls: false }): Checked<VideoCreate> {
   const parsed = createBodySchema.safeParse(body);
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   const b = parsed.data;
   const issues: Issue[] = [];
   const media: MediaRef[] = [];
   const prompts: string[] = [];
-  const roles = new Map<string, number[]>();
+  // Roles: the spec lists known values, not a closed set, and ties none to an item type: any string passes.
+  const roles = new Map<string, Array<{ index: number; type: string }>>();
 
   b.content.forEach((item, i) => {
     const at = `content[${i}]`;
     if (item.type === 'text') {
       if (item.text === undefined || item.text.trim() === '') issues.push({ field: `${at}.text`, rule: 'is required when type=text' });
       else prompts.push(item.text);
-      if (item.role !== undefined) issues.push({ field: `${at}.role`, rule: 'a text item takes no role' });
+      if (item.role !== undefined) roles.set(item.role, [...(roles.get(item.role) ?? []), { index: i, type: item.type }]);
       return;
     }
     const holder = item[item.type];
@@ -205,28 +247,28 @@ export function checkVideoCreate(body: unknown): Checked<VideoCreate> {
       return void issues.push({ field: `${at}.${item.type}.url`, rule: `is required when type=${item.type}` });
     }
     const field = `${at}.${item.type}.url`;
-    const problem = mediaUrlProblem(holder.url);
+    const problem = mediaUrlProblem(holder.url, opts);
     if (problem) issues.push({ field, rule: problem });
     else media.push({ index: i, type: item.type, url: holder.url, field });
-    if (item.role !== undefined) {
-      const allowed = ROLES_BY_TYPE[item.type];
-      if (!allowed.includes(item.role)) {
-        issues.push({ field: `${at}.role`, rule: `must be one of ${allowed.join(', ')} for type=${item.type}` });
-      }
-      roles.set(item.role, [...(roles.get(item.role) ?? []), i]);
-    }
+    if (item.role !== undefined) roles.set(item.role, [...(roles.get(item.role) ?? []), { index: i, type: item.type }]);
   });
 
   // Spec, material rule 4: first+last frame = two image_url items (first_frame, last_frame) plus a text item.
-  const first = roles.get('first_frame') ?? [];
+  // A last_frame makes it such a request; a first_frame alone does not (the spec does not forbid it).
   const last = roles.get('last_frame') ?? [];
-  if (first.length > 1) issues.push({ field: `content[${first[1]}].role`, rule: 'only one first_frame item is allowed' });
-  if (last.length > 1) issues.push({ field: `content[${last[1]}].role`, rule: 'only one last_frame item is allowed' });
-  if (last.length > 0 && first.length === 0) {
-    issues.push({ field: `content[${last[0]}].role`, rule: 'last_frame needs a first_frame image_url item' });
+  if (last.length > 0) {
+    for (const role of ['first_frame', 'last_frame']) {
+      const items = roles.get(role) ?? [];
+      const notImage = items.find((r) => r.type !== 'image_url');
+      if (items.length === 0) issues.push({ field: 'content', rule: `a first-frame and last-frame request needs an image_url item with role ${role}` });
+      else if (notImage) issues.push({ field: `content[${notImage.index}].role`, rule: `${role} must be on an image_url item in a first-frame and last-frame request` });
+      else if (items.length > 1) issues.push({ field: `content[${items[1]!.index}].role`, rule: `only one ${role} item is allowed` });
+    }
+    if (prompts.length === 0) issues.push({ field: 'content', rule: 'a first-frame and last-frame request also needs a text item' });
   }
-  if (first.length > 0 && last.length > 0 && prompts.length === 0) {
-    issues.push({ field: 'content', rule: 'a first-frame and last-frame request also needs a text item' });
+  if (b.callback_url !== undefined) {
+    const problem = publicUrlProblem(b.callback_url, opts);
+    if (problem) issues.push({ field: 'callback_url', rule: problem });
   }
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { model: b.model, callbackUrl: b.callback_url, prompt: prompts.join('\n'), media } };

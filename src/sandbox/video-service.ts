@@ -111,7 +111,7 @@ export class VideoService implements ServiceHandler {
       return errorReply(400, 'invalid_request', 'Content-Type: must be application/json');
     }
     if (!req.bodyIsJson) return errorReply(400, 'invalid_request', 'body: is not valid JSON');
-    const checked = checkVideoCreate(req.body);
+    const checked = checkVideoCreate(req.body, { allowPrivateUrls: this.ctx.options.allowPrivateUrls });
     if (!checked.ok) return invalidRequest(checked.issues);
     const c = checked.value;
     const assetIssues = this.assetIssues(c);

@@ -34,6 +34,8 @@ export interface HttpRequest {
   headers: Record<string, string>;
   /** Sent as JSON when present; a FormData is sent as multipart/form-data (undici writes the boundary). */
   body?: unknown;
+  /** Deadline of this call instead of the client's (e.g. a call that blocks until work is done). */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -118,8 +120,10 @@ export class ServiceHttp {
   /** Resolves for a 2xx with a JSON (or empty) body; throws ServiceError for everything else. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const ctx: CallContext = { service: this.service, operation: req.operation };
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`${req.operation} timeoutMs must be a positive number`);
     const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), this.timeoutMs);
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
     try {
       const hasBody = req.body !== undefined;
       const form = isFormData(req.body) ? req.body : undefined;
@@ -129,6 +133,9 @@ export class ServiceHttp {
         headers: { accept: 'application/json', ...(hasBody && !form ? { 'content-type': 'application/json' } : {}), ...req.headers },
         body: form ?? (hasBody ? JSON.stringify(req.body) : null),
         signal: controller.signal,
+        // The pool's backstop timers follow this call's deadline, so a longer one is not cut short.
+        headersTimeout: timeoutMs + 1_000,
+        bodyTimeout: timeoutMs + 1_000,
       });
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       if (!ok) {
@@ -147,10 +154,10 @@ export class ServiceHttp {
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
     } catch (err) {
       if (err instanceof ServiceError) throw err;
-      if (controller.signal.aborted) throw timeoutError(ctx, this.timeoutMs, false, err);
+      if (controller.signal.aborted) throw timeoutError(ctx, timeoutMs, false, err);
       const code = errorCode(err);
-      if (code === 'UND_ERR_CONNECT_TIMEOUT') throw timeoutError(ctx, this.timeoutMs, true, err);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw timeoutError(ctx, this.timeoutMs, false, err);
+      if (code === 'UND_ERR_CONNECT_TIMEOUT') throw timeoutError(ctx, timeoutMs, true, err);
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw timeoutError(ctx, timeoutMs, false, err);
       throw networkError(ctx, code, err);
     } finally {
       clearTimeout(deadline);

@@ -93,3 +93,13 @@ export function nonPublicHostReason(host: string): string | undefined {
   }
   return undefined;
 }
+
+export interface UrlOptions {
+  /** Accept loopback, private and link-local hosts (ALLOW_PRIVATE_URLS: the sandbox, the demo, tests). Default false. */
+  allowPrivateUrls?: boolean;
+}
+
+/** Why an http(s) URL is not a public address, or undefined when it is (or private ones are allowed). */
+export function nonPublicUrlReason(url: string, options: UrlOptions = {}): string | undefined {
+  return options.allowPrivateUrls ? undefined : nonPublicHostReason(hostOf(url) ?? '');
+}

@@ -7,7 +7,8 @@ let sb: Sandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const http = new Http();
 beforeAll(async () => {
-  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 300 });
+  // Callbacks go to a receiver on loopback (test/sandbox/public-addresses.test.ts covers the refusal).
+  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 300, allowPrivateUrls: true });
 });
 afterAll(async () => {
   await http.close();
@@ -112,7 +113,7 @@ describe('callback faults', () => {
   });
 
   it('close() stops held and delayed deliveries (no leaked timers, nothing sent afterwards)', async () => {
-    const other = await startSandbox({ videoDurationMs: 100 });
+    const other = await startSandbox({ videoDurationMs: 100, allowPrivateUrls: true });
     other.setCallbackFault({ kind: 'video', mode: 'delay', delayMs: 400, times: Infinity });
     await http.call('POST', `${other.videoBaseUrl}/v1/task/create`, {
       headers: videoHeaders(other),

@@ -14,7 +14,7 @@ describe('close()', () => {
     const http = new Http();
     const servers = count('TCPServerWrap');
 
-    const sb = await startSandbox({ reviewDurationMs: 20_000, videoDurationMs: 20_000 });
+    const sb = await startSandbox({ reviewDurationMs: 20_000, videoDurationMs: 20_000, allowPrivateUrls: true });
     expect(count('TCPServerWrap')).toBe(servers + 2);
     sb.setReviewTaskOutcome({ url: 'https://cdn.example.com/quick.jpg' }, 'completed', 50);
     sb.setCallbackFault({ kind: 'review', mode: 'delay', delayMs: 300 });
@@ -58,7 +58,7 @@ describe('close()', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/cb`;
     const http = new Http();
-    const sb = await startSandbox({ videoDurationMs: 40, callbackTimeoutMs: 30_000 });
+    const sb = await startSandbox({ videoDurationMs: 40, callbackTimeoutMs: 30_000, allowPrivateUrls: true });
     await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(undefined, { callback_url: url }) });
     await waitFor(() => sb.videoTasks()[0]?.status === 'succeeded', 2_000, 'the task to end');
     const started = Date.now();

@@ -7,7 +7,8 @@ import { createBody, Http, reviewHeaders, reviewToEnd, startReceiver, videoHeade
 let sb: Sandbox;
 const http = new Http();
 beforeAll(async () => {
-  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 200 });
+  // Callbacks go to a receiver on loopback (test/sandbox/public-addresses.test.ts covers the refusal).
+  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 200, allowPrivateUrls: true });
 });
 afterAll(async () => {
   await http.close();

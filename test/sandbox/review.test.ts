@@ -8,7 +8,8 @@ import { Http, reviewHeaders, reviewToEnd, sleep, startReceiver, waitFor } from 
 let sb: Sandbox;
 const http = new Http();
 beforeAll(async () => {
-  sb = await startSandbox({ reviewDurationMs: 400 });
+  // Callbacks go to a receiver on loopback (test/sandbox/public-addresses.test.ts covers the refusal).
+  sb = await startSandbox({ reviewDurationMs: 400, allowPrivateUrls: true });
 });
 afterAll(async () => {
   await http.close();
@@ -60,6 +61,9 @@ describe('review submit validation', () => {
   it('accepts group_source real_person or empty with group_id, and uses asset_url_list when both lists are sent', async () => {
     expect((await submit({ images: [img(1)], group_id: 'g1', group_source: 'real_person' })).status).toBe(202);
     expect((await submit({ images: [img(1)], group_id: 'g1', group_source: '' })).status).toBe(202);
+    // The spec restricts group_source only when group_id is sent.
+    expect((await submit({ images: [img(1)], group_source: 'real_person' })).status).toBe(202);
+    expect((await submit({ images: [img(1)], group_source: 'celebrity' })).status).toBe(202);
     const both = await submit({ images: [img(1)], asset_url_list: ['https://cdn.example.com/legacy.png'] });
     expect(both.status).toBe(202);
     expect(sb.reviewTasks().at(-1)!.urls).toEqual(['https://cdn.example.com/legacy.png']);

@@ -7,7 +7,8 @@ import { createBody, Http, reviewToEnd, sleep, startReceiver, videoHeaders, wait
 let sb: Sandbox;
 const http = new Http();
 beforeAll(async () => {
-  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 400 });
+  // The test's callback receiver listens on loopback (test/sandbox/public-addresses.test.ts covers the refusal).
+  sb = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 400, allowPrivateUrls: true });
 });
 afterAll(async () => {
   await http.close();
@@ -33,13 +34,15 @@ describe('create validation', () => {
     ['a data: image', { model: 'm', content: [text, image('data:image/png;base64,iVBORw0KGgo=')] }, 'content[1].image_url.url: base64'],
     ['a bare base64 image', { model: 'm', content: [text, image('iVBORw0KGgo'.repeat(10))] }, 'content[1].image_url.url: base64'],
     ['an ftp URL', { model: 'm', content: [text, image('ftp://a.example/x.jpg')] }, 'content[1].image_url.url: must be a public http(s) URL or an Asset:// address'],
-    ['an unknown role', { model: 'm', content: [text, image('https://a.example/x.jpg', 'hero')] }, 'content[1].role: must be one of'],
-    ['a role of another type', { model: 'm', content: [text, { type: 'audio_url', audio_url: { url: 'https://a.example/x.mp3' }, role: 'first_frame' }] }, 'content[1].role:'],
-    ['last_frame without first_frame', { model: 'm', content: [text, image('https://a.example/l.jpg', 'last_frame')] }, 'last_frame needs a first_frame'],
-    ['two first frames', { model: 'm', content: [text, image('https://a.example/a.jpg', 'first_frame'), image('https://a.example/b.jpg', 'first_frame')] }, 'content[2].role: only one first_frame'],
+    ['a role that is not a string', { model: 'm', content: [text, image('https://a.example/x.jpg'), { ...text, role: 7 }] }, 'content[2].role:'],
+    ['last_frame without first_frame', { model: 'm', content: [text, image('https://a.example/l.jpg', 'last_frame')] }, 'a first-frame and last-frame request needs an image_url item with role first_frame'],
+    ['two first frames in a first/last request', { model: 'm', content: [text, image('https://a.example/a.jpg', 'first_frame'), image('https://a.example/b.jpg', 'first_frame'), image('https://a.example/c.jpg', 'last_frame')] }, 'content[2].role: only one first_frame'],
+    ['a first/last frame on a video item', { model: 'm', content: [text, { type: 'video_url', video_url: { url: 'https://a.example/a.mp4' }, role: 'first_frame' }, image('https://a.example/c.jpg', 'last_frame')] }, 'content[1].role: first_frame must be on an image_url item'],
     ['first+last frames without text', { model: 'm', content: [image('https://a.example/a.jpg', 'first_frame'), image('https://a.example/b.jpg', 'last_frame')] }, 'content: a first-frame and last-frame request also needs a text item'],
     ['a bad ratio', { model: 'm', content: [text], ratio: '16x9' }, 'ratio: must have the form <w>:<h>'],
-    ['a bad resolution', { model: 'm', content: [text], resolution: 'HD' }, 'resolution: must have the form <number>p'],
+    ['a ratio with a slash', { model: 'm', content: [text], ratio: '16/9' }, 'ratio: must have the form <w>:<h>'],
+    ['a zero ratio', { model: 'm', content: [text], ratio: '0:9' }, 'ratio: must have the form <w>:<h>'],
+    ['an empty resolution', { model: 'm', content: [text], resolution: ' ' }, 'resolution: must not be empty'],
     ['a string duration', { model: 'm', content: [text], duration: '5' }, 'duration:'],
     ['a negative duration', { model: 'm', content: [text], duration: -1 }, 'duration: must be a positive number'],
     ['a fractional seed', { model: 'm', content: [text], seed: 1.5 }, 'seed: must be an integer'],
@@ -67,6 +70,24 @@ describe('create validation', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ id: expect.stringMatching(/^cgt-/) });
   });
+
+  // The spec gives examples and known values, not closed sets: other values pass (README: decisions).
+  it.each([
+    ['an unknown role', { content: [text, image('https://a.example/x.jpg', 'hero')] }],
+    ['a known role on another item type', { content: [text, { type: 'audio_url', audio_url: { url: 'https://a.example/x.mp3' }, role: 'reference_image' }] }],
+    ['a role on a text item', { content: [{ ...text, role: 'prompt' }] }],
+    ['a first_frame alone', { content: [text, image('https://a.example/a.jpg', 'first_frame')] }],
+    ['two first frames without a last frame', { content: [text, image('https://a.example/a.jpg', 'first_frame'), image('https://a.example/b.jpg', 'first_frame')] }],
+    ['resolution 1080P', { content: [text], resolution: '1080P' }],
+    ['resolution 4k', { content: [text], resolution: '4k' }],
+    ['resolution HD', { content: [text], resolution: 'HD' }],
+    ['a keyword ratio', { content: [text], ratio: 'adaptive' }],
+    ['a decimal ratio', { content: [text], ratio: '2.39:1' }],
+    ['a fractional duration', { content: [text], duration: 4.5 }],
+  ])('accepts %s', async (_name, body) => {
+    const r = await create({ model: 'm', ...body });
+    expect(r.status, r.text).toBe(200);
+  });
 });
 
 describe('reviewed assets in create', () => {
@@ -80,7 +101,8 @@ describe('reviewed assets in create', () => {
   });
 
   it('refuses a downstream_final_url (use asset_url), and the signed address expires', async () => {
-    const short = await startSandbox({ reviewDurationMs: 50, assetUrlTtlMs: 400 });
+    // Its signed addresses sit on its own loopback address.
+    const short = await startSandbox({ reviewDurationMs: 50, assetUrlTtlMs: 400, allowPrivateUrls: true });
     try {
       const review = await reviewToEnd(http, short, ['https://cdn.example.com/sig.jpg']);
       const signed = review.result.items[0].downstream_final_url as string;

@@ -6,6 +6,7 @@ import { RequestValidationError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import type { ReviewSubmitBody } from '../../src/services/review/schemas.js';
 import { caught, reviewConfig } from './support/configs.js';
+import { PRIVATE_HOSTS } from './support/private-hosts.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 const jpg = (name = 'a') => `https://cdn.example.com/media/${name}.jpg`;
@@ -34,10 +35,16 @@ const cases: Array<[string, unknown, string, string]> = [
   ['asset_type defaults to Image', { images: [mp4()] }, 'asset_type', 'must be Video for these URLs (when absent the service assumes Image)'],
   ['asset_type matches the URLs', { images: [mp4()], asset_type: 'Audio' }, 'asset_type', 'is Audio but the URLs are Video'],
   ['asset_type is known', { images: [jpg()], asset_type: 'Picture' }, 'asset_type', 'must be one of Image, Video, Audio'],
-  ['group_source is empty or real_person', { images: [jpg()], group_id: 'g-1', group_source: 'celebrity' }, 'group_source', "must be '' or 'real_person'"],
-  ['group_source only with group_id', { images: [jpg()], group_source: 'real_person' }, 'group_source', 'is only allowed together with group_id'],
+  ['group_source is empty or real_person when group_id is sent', { images: [jpg()], group_id: 'g-1', group_source: 'celebrity' }, 'group_source', "must be '' or 'real_person' when group_id is sent"],
+  ['group_source is a string', { images: [jpg()], group_source: 1 }, 'group_source', 'must be a string'],
   ['group_id is non-empty', { images: [jpg()], group_id: '' }, 'group_id', 'must be a non-empty string'],
-  ['callback_url is http(s)', { images: [jpg()], callback_url: 'hooks.example.com/review' }, 'callback_url', 'must be an http(s) URL'],
+  ['callback_url is http(s)', { images: [jpg()], callback_url: 'hooks.example.com/review' }, 'callback_url', 'must be a public http(s) URL'],
+  // Public: every kind of private address, in images, asset_url_list and callback_url.
+  ...PRIVATE_HOSTS.flatMap(([kind, host]): Array<[string, unknown, string, string]> => [
+    [`images at ${kind}`, { images: [jpg(), `http://${host}:8080/a.jpg`] }, 'images[1]', 'must be a public http or https URL ('],
+    [`asset_url_list at ${kind}`, { asset_url_list: [`https://${host}/a.png`] }, 'asset_url_list[0]', 'must be a public http or https URL ('],
+    [`callback_url at ${kind}`, { images: [jpg()], callback_url: `http://${host}:8787/callbacks/review` }, 'callback_url', 'must be a public http(s) URL ('],
+  ]),
   ['asset_url_list wins and is the list checked', { images: [jpg()], asset_url_list: [jpg(), 'http://192.168.0.5/b.jpg'] }, 'asset_url_list[1]', 'is a loopback, private or link-local address'],
   ['asset_url_list holds at least 1 URL', { images: [jpg()], asset_url_list: [] }, 'asset_url_list', 'must hold at least 1 URL'],
   ['asset_url_list obeys one type per batch', { asset_url_list: [jpg(), mp4()] }, 'asset_url_list', 'all URLs of one batch must be of one type'],
@@ -74,9 +81,9 @@ describe('ReviewClient submit validation: nothing is sent', () => {
 
   it('reports every broken rule at once', async () => {
     const err = (await caught(
-      client.submitAsync({ images: ['http://localhost/a.jpg', 'https://cdn.example.com/b.doc'], group_source: 'real_person' } as ReviewSubmitBody),
+      client.submitAsync({ images: ['http://localhost/a.jpg', 'https://cdn.example.com/b.doc'], callback_url: 'http://10.0.0.2/cb', group_id: 'g', group_source: 'vip' } as ReviewSubmitBody),
     )) as RequestValidationError;
-    expect(err.issues.map((i) => i.field)).toEqual(['images[0]', 'images[1]', 'group_source']);
+    expect(err.issues.map((i) => i.field)).toEqual(['images[0]', 'images[1]', 'callback_url', 'group_source']);
     for (const i of err.issues) expect(err.message).toContain(`${i.field}: ${i.rule}`);
   });
 
@@ -128,8 +135,42 @@ describe('ReviewClient submit validation: valid bodies are sent', () => {
     expect(sent()).toEqual({ images: [jpg('winner')], asset_url_list: [jpg('winner')] });
   });
 
+  it('accepts group_source without group_id, whatever its value (the spec restricts it only when group_id is sent)', async () => {
+    for (const group_source of ['real_person', 'celebrity', '']) {
+      await client.submitAsync({ images: [jpg()], group_source });
+      expect(sent()).toEqual({ images: [jpg()], group_source });
+    }
+  });
+
   it('accepts exactly 50 URLs', async () => {
     await client.submitAsync({ images: Array.from({ length: 50 }, (_, i) => jpg(`n${i}`)) });
     expect((sent().images as string[]).length).toBe(50);
+  });
+});
+
+describe('ReviewClient with allowPrivateUrls (ALLOW_PRIVATE_URLS=true: sandbox, demo, tests)', () => {
+  let server: TestServer;
+  let client: ReviewClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = new ReviewClient(reviewConfig(server.url, { allowPrivateUrls: true }));
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it.each(PRIVATE_HOSTS)('sends images and callback_url at %s', async (_kind, host) => {
+    const body = { images: [`http://${host}/a.jpg`], callback_url: `http://${host}:8787/callbacks/review` };
+    const before = server.received.length;
+    await client.submitAsync(body);
+    await client.submitSync({ asset_url_list: [`http://${host}/b.png`] } as unknown as ReviewSubmitBody);
+    expect(server.received).toHaveLength(before + 2);
+    expect(JSON.parse(server.received.at(-2)!.body)).toEqual(body);
+  });
+
+  it('still refuses what is not an http(s) URL', async () => {
+    const err = (await caught(client.submitAsync({ images: ['ftp://127.0.0.1/a.jpg'] }))) as RequestValidationError;
+    expect(err.issues).toEqual([{ field: 'images[0]', rule: 'must be a public http or https URL' }]);
   });
 });

@@ -7,6 +7,7 @@ import { RequestValidationError } from '../errors.js';
 import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
 import { asRecord } from '../lenient.js';
 import { pathParam } from '../path-param.js';
+import { parseRetryAfter } from '../retry-after.js';
 import {
   normalizeReviewTask,
   unwrapReviewRecord,
@@ -33,11 +34,13 @@ export class ReviewClient {
   // A true private field: the token does not show in util.inspect or JSON.stringify of the client.
   readonly #accessToken: string;
   readonly #http: ServiceHttp;
+  readonly #allowPrivateUrls: boolean;
 
   /** `apiKey?: never`: a config that also holds the video key does not type-check (and throws). */
   constructor(config: ReviewServiceConfig & { apiKey?: never }) {
     assertServiceConfig('review', config);
     this.#accessToken = config.accessToken;
+    this.#allowPrivateUrls = config.allowPrivateUrls === true;
     this.#http = new ServiceHttp({ service: 'review', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.accessToken] });
   }
 
@@ -55,10 +58,13 @@ export class ReviewClient {
     return { taskId: task.taskId, status, trackId: res.trackId, raw: res.body };
   }
 
-  /** POST /api/asset/upload/sync; its response shape is not shown, so it is read like a review task. */
-  async submitSync(body: ReviewSubmitBody): Promise<ReviewTask> {
+  /**
+   * POST /api/asset/upload/sync; its response shape is not shown, so it is read like a review task.
+   * It blocks until the review ends: `timeoutMs` gives this call a longer deadline than the client's.
+   */
+  async submitSync(body: ReviewSubmitBody, options: { timeoutMs?: number } = {}): Promise<ReviewTask> {
     const operation = 'review.submitSync';
-    const res = await this.request(operation, 'POST', '/api/asset/upload/sync', this.checked(operation, body));
+    const res = await this.request(operation, 'POST', '/api/asset/upload/sync', this.checked(operation, body), options.timeoutMs);
     return this.task(operation, res);
   }
 
@@ -74,7 +80,7 @@ export class ReviewClient {
   }
 
   private checked(operation: string, body: ReviewSubmitBody): ReviewSubmitBody {
-    const r = validateReviewSubmitBody(body);
+    const r = validateReviewSubmitBody(body, { allowPrivateUrls: this.#allowPrivateUrls });
     if (!r.ok) throw new RequestValidationError(operation, r.issues);
     return r.value;
   }
@@ -88,10 +94,13 @@ export class ReviewClient {
     if (!asRecord(res.body)) throw malformedResponseError(ctx, res.status, res.body, 'a body that is not a review task');
     const code = unwrapReviewRecord(res.body).code ?? asRecord(res.body)?.code;
     if (typeof code === 'number' && code >= 400 && code <= 599) throw httpStatusError(ctx, code, res.body, undefined, `HTTP ${res.status} with body code ${code}`);
-    return normalizeReviewTask(res.body);
+    const task = normalizeReviewTask(res.body);
+    // Spec, Limits: Retry-After is obeyed when present, on a 200 too (a task still processing).
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+    return retryAfterMs === undefined ? task : { ...task, retryAfterMs };
   }
 
-  private async request(operation: string, method: HttpMethod, path: string, body?: unknown): Promise<ReviewResponse> {
+  private async request(operation: string, method: HttpMethod, path: string, body?: unknown, timeoutMs?: number): Promise<ReviewResponse> {
     const trackId = newTrackId();
     const res = await this.#http.send({
       operation,
@@ -99,6 +108,7 @@ export class ReviewClient {
       path,
       headers: { 'x-access-token': this.#accessToken, 'x-track-id': trackId },
       body,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     return { ...res, trackId };
   }

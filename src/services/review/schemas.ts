@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '../errors.js';
 import { asRecord } from '../lenient.js';
-import { hostOf, isHttpUrl, nonPublicHostReason } from '../url-rules.js';
+import { isHttpUrl, nonPublicUrlReason, type UrlOptions } from '../url-rules.js';
 import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
 import { ASSET_TYPES, EXTENSION_TABLE, MAX_URLS_PER_BATCH, assetTypeOf } from './asset-type.js';
@@ -11,14 +11,14 @@ import { ASSET_TYPES, EXTENSION_TABLE, MAX_URLS_PER_BATCH, assetTypeOf } from '.
 export * from './asset-type.js';
 export * from './task.js';
 
-/** 1 to 50 public media URLs with supported extensions. */
-export const reviewUrlListSchema = lazy(() => {
+/** 1 to 50 public media URLs with supported extensions (private hosts too with `allowPrivateUrls`). */
+function buildUrlListSchema(options: UrlOptions) {
   const publicMediaUrl = z.string({ error: 'must be a string (a public http or https URL)' }).superRefine((url, ctx) => {
     if (!isHttpUrl(url)) {
       ctx.addIssue({ code: 'custom', message: 'must be a public http or https URL' });
       return;
     }
-    const reason = nonPublicHostReason(hostOf(url) ?? '');
+    const reason = nonPublicUrlReason(url, options);
     if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http or https URL (${reason})` });
     else if (!assetTypeOf(url)) ctx.addIssue({ code: 'custom', message: `must end with a supported extension (${EXTENSION_TABLE})` });
   });
@@ -28,7 +28,10 @@ export const reviewUrlListSchema = lazy(() => {
     })
     .min(1, 'must hold at least 1 URL')
     .max(MAX_URLS_PER_BATCH, `must hold at most ${MAX_URLS_PER_BATCH} URLs (split larger sets into several batches)`);
-});
+}
+const publicUrlList = lazy(() => buildUrlListSchema({}));
+const privateUrlList = lazy(() => buildUrlListSchema({ allowPrivateUrls: true }));
+export const reviewUrlListSchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateUrlList() : publicUrlList());
 
 /** Spec, media rules: one type per batch, and `asset_type` (default Image) matching that type. */
 function checkBatchType(body: unknown, ctx: z.RefinementCtx): void {
@@ -49,31 +52,43 @@ function checkBatchType(body: unknown, ctx: z.RefinementCtx): void {
   }
 }
 
+// Spec: "When group_id is sent it is empty or real_person only". Without group_id it says nothing: any string passes.
 function checkGroup(body: unknown, ctx: z.RefinementCtx): void {
   const b = asRecord(body);
-  if (b && b.group_source !== undefined && b.group_id === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['group_source'], message: 'is only allowed together with group_id' });
+  if (b && b.group_id !== undefined && typeof b.group_source === 'string' && b.group_source !== '' && b.group_source !== 'real_person') {
+    ctx.addIssue({ code: 'custom', path: ['group_source'], message: "must be '' or 'real_person' when group_id is sent" });
   }
 }
 
-/** POST /api/asset/upload/{sync,async} body. Unknown top-level fields pass through unchanged. */
-export const reviewSubmitBodySchema = lazy(() =>
-  z
+function buildSubmitBodySchema(options: UrlOptions) {
+  return z
     .looseObject(
       {
-        images: reviewUrlListSchema(),
+        images: reviewUrlListSchema(options),
         /** Legacy alias of `images`; when both are sent the service uses this one. */
-        asset_url_list: reviewUrlListSchema().optional(),
+        asset_url_list: reviewUrlListSchema(options).optional(),
         asset_type: z.enum(ASSET_TYPES, { error: `must be one of ${ASSET_TYPES.join(', ')}` }).optional(),
-        callback_url: z.string({ error: 'must be an http(s) URL' }).refine(isHttpUrl, 'must be an http(s) URL').optional(),
+        // Spec: "must be reachable from the public internet".
+        callback_url: z
+          .string({ error: 'must be a public http(s) URL' })
+          .superRefine((url, ctx) => {
+            if (!isHttpUrl(url)) return void ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL' });
+            const reason = nonPublicUrlReason(url, options);
+            if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http(s) URL (${reason})` });
+          })
+          .optional(),
         group_id: z.string({ error: 'must be a string' }).min(1, 'must be a non-empty string').optional(),
-        group_source: z.enum(['', 'real_person'], { error: "must be '' or 'real_person'" }).optional(),
+        group_source: z.string({ error: "must be a string ('' or 'real_person' when group_id is sent)" }).optional(),
       },
       { error: 'must be a JSON object' },
     )
     .superRefine(checkBatchType, { when: () => true })
-    .superRefine(checkGroup, { when: () => true }),
-);
+    .superRefine(checkGroup, { when: () => true });
+}
+const publicSubmitBody = lazy(() => buildSubmitBodySchema({}));
+const privateSubmitBody = lazy(() => buildSubmitBodySchema({ allowPrivateUrls: true }));
+/** POST /api/asset/upload/{sync,async} body. Unknown top-level fields pass through unchanged. */
+export const reviewSubmitBodySchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateSubmitBody() : publicSubmitBody());
 export type ReviewSubmitBody = z.infer<ReturnType<typeof reviewSubmitBodySchema>>;
 
 const renameImages = (issue: ValidationIssue): ValidationIssue =>
@@ -86,11 +101,12 @@ const renameImages = (issue: ValidationIssue): ValidationIssue =>
  * `asset_url_list` is the legacy alias of `images` and the service uses it when both are sent, so when it
  * is present it is the list that is checked (issues name `asset_url_list[i]`), and the returned body carries
  * the same list in `images` too: a body with only the legacy field is accepted, and the two never disagree.
+ * Media and callback URLs must be public addresses unless `allowPrivateUrls` (names are not resolved).
  */
-export function validateReviewSubmitBody(body: unknown): Validation<ReviewSubmitBody> {
+export function validateReviewSubmitBody(body: unknown, options: UrlOptions = {}): Validation<ReviewSubmitBody> {
   const b = asRecord(body);
-  if (b === undefined || b.asset_url_list === undefined) return validateWith(reviewSubmitBodySchema(), body);
-  const r = validateWith(reviewSubmitBodySchema(), { ...b, images: b.asset_url_list });
+  if (b === undefined || b.asset_url_list === undefined) return validateWith(reviewSubmitBodySchema(options), body);
+  const r = validateWith(reviewSubmitBodySchema(options), { ...b, images: b.asset_url_list });
   if (r.ok) return r;
   // The same list sits in both fields for the check: report each problem once, under the field that was sent.
   const seen = new Set<string>();

@@ -49,6 +49,8 @@ export interface ReviewTask {
   error: { code?: string; message?: string } | undefined;
   /** The record as received (including any `downstream_final_url`). */
   raw: Record<string, unknown>;
+  /** The answer's Retry-After in ms (query and sync submit only; absent when none was sent). */
+  retryAfterMs?: number;
 }
 
 export const reviewItemRecordSchema = lazy(() =>

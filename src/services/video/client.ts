@@ -8,6 +8,7 @@ import { RequestValidationError } from '../errors.js';
 import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
 import { asRecord } from '../lenient.js';
 import { pathParam } from '../path-param.js';
+import { parseRetryAfter } from '../retry-after.js';
 import { GatewayCaller, type GatewayCallOptions, type GatewayClientOptions, type GatewayRequest, type GatewayResponse, type JsonObject, type MultipartBody } from './gateway.js';
 import type { GatewayEndpointName } from './gateway-endpoints.js';
 import { createTaskResponseSchema, normalizeVideoTask, validateCreateTaskBody, type CreateTaskBody, type VideoTask } from './schemas.js';
@@ -19,6 +20,7 @@ export class VideoClient {
   readonly #cancelMethod: HttpMethod;
   readonly #cancelPath: string;
   readonly #gateway: GatewayCaller;
+  readonly #allowPrivateUrls: boolean;
 
   /** `accessToken?: never`: a config that also holds the review token does not type-check (and throws). */
   constructor(config: VideoServiceConfig & { accessToken?: never; gateway?: GatewayClientOptions }) {
@@ -29,6 +31,7 @@ export class VideoClient {
     this.#apiKey = config.apiKey;
     this.#cancelMethod = config.cancelMethod;
     this.#cancelPath = config.cancelPath;
+    this.#allowPrivateUrls = config.allowPrivateUrls === true;
     this.#http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.apiKey] });
     this.#gateway = new GatewayCaller((operation, method, path, body) => this.request(operation, method, path, body), config.gateway);
   }
@@ -36,7 +39,7 @@ export class VideoClient {
   /** POST /v1/task/create. Validated first: a body breaking the spec throws RequestValidationError and nothing is sent. */
   async createTask(body: CreateTaskBody): Promise<{ id: string; raw: unknown }> {
     const operation = 'video.create';
-    const checked = validateCreateTaskBody(body);
+    const checked = validateCreateTaskBody(body, { allowPrivateUrls: this.#allowPrivateUrls });
     if (!checked.ok) throw new RequestValidationError(operation, checked.issues);
     const res = await this.request(operation, 'POST', '/v1/task/create', checked.value);
     const parsed = createTaskResponseSchema().safeParse(res.body);
@@ -49,7 +52,10 @@ export class VideoClient {
     const operation = 'video.get';
     const res = await this.request(operation, 'GET', `/v1/task/get/${pathParam(operation, 'id', id)}`);
     if (!asRecord(res.body)) throw malformedResponseError({ service: 'video', operation }, res.status, res.body, 'a body that is not a task record');
-    return normalizeVideoTask(res.body);
+    const task = normalizeVideoTask(res.body);
+    // A Retry-After on a successful answer paces the next query too.
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+    return retryAfterMs === undefined ? task : { ...task, retryAfterMs };
   }
 
   /** Cancel: method and path are not shown in the spec, so they come from the config (`{id}` is replaced). */

@@ -30,6 +30,8 @@ export interface VideoTask {
   error: { code?: string; message?: string } | undefined;
   /** The record as received. */
   raw: Record<string, unknown>;
+  /** The query answer's Retry-After in ms; absent when none was sent. */
+  retryAfterMs?: number;
 }
 
 export const videoTaskRecordSchema = lazy(() => {
