@@ -12,6 +12,12 @@ export const FailureType = {
   GenerationCancelled: 'GenerationCancelled',
   GenerationExpired: 'GenerationExpired',
   GenerationTimedOut: 'GenerationTimedOut',
+  /**
+   * A review submit or a video create got no clear answer (500, time-out, reset) and nothing confirmed
+   * whether it made a task: not resubmitted, since a second submit could duplicate it (spec: "duplicate
+   * submit after a time-out"). Opt in to resubmitting with the input option `resubmitOnAmbiguity`.
+   */
+  SubmitUnconfirmed: 'SubmitUnconfirmed',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
@@ -19,9 +25,11 @@ export type FailureType = (typeof FailureType)[keyof typeof FailureType];
  * Internal failure types used between our activities and workflows; they never end a workflow.
  * - CreateAmbiguous: a create or an async review submit answered 500 / timed out / connection reset: a task may exist.
  * - NotFinalYet: a polling attempt saw a non-final state; the retry policy polls again.
+ * - RetryAfterRaised: a query answer asked for a longer Retry-After than the run knew; the run records it.
  */
 export const InternalFailureType = {
   CreateAmbiguous: 'CreateAmbiguous',
   NotFinalYet: 'NotFinalYet',
+  RetryAfterRaised: 'RetryAfterRaised',
   TransientServiceError: 'TransientServiceError',
 } as const;

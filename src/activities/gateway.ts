@@ -11,7 +11,7 @@ import type { JsonObject } from '../services/video/gateway.js';
 import { GATEWAY_ENDPOINTS, gatewayOperation, type GatewayEndpointName, type GatewayParam } from '../services/video/gateway-endpoints.js';
 import { queryEndpointOf, readGatewayTask, TASK_ADAPTERS, type GatewayTaskEntryPoint, type GatewayTaskView } from '../services/video/gateway-adapters.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
-import { createAtMostOnce, createPoller, type PollInput } from './task-protocol.js';
+import { createAtMostOnce, pollOnce, type PollInput } from './task-protocol.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
@@ -55,7 +55,7 @@ export interface GatewayQueryInput extends PollInput {
   returnOnChangeFrom?: string | null;
 }
 
-export type GatewayTaskSummary = GatewayTaskView & { taskId: string; raw: unknown; queries: number };
+export type GatewayTaskSummary = GatewayTaskView & { taskId: string; raw: unknown; queries: number; nextQueryAt: number };
 
 type Phase = Parameters<typeof toApplicationFailure>[1];
 
@@ -81,7 +81,6 @@ function queryEndpointFor(video: VideoClient, entryPoint: GatewayTaskEntryPoint,
 }
 
 export function createGatewayActivities(deps: GatewayActivityDependencies) {
-  const pollOnce = createPoller();
 
   return {
     /** One synchronous call of any entry point; the answer is returned whole. */

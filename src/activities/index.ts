@@ -11,7 +11,7 @@ import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../serv
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createGatewayActivities } from './gateway.js';
-import { createAtMostOnce, createPoller, type PollInput } from './task-protocol.js';
+import { createAtMostOnce, pollOnce, type PollInput, type QueryOutcome } from './task-protocol.js';
 
 export { QUERY_FAILURE_BACKOFF_MS, type PollInput } from './task-protocol.js';
 
@@ -27,63 +27,91 @@ export interface ReviewSubmitInput {
   assetType: 'Image' | 'Video' | 'Audio';
   urls: string[];
   groupId?: string;
-  groupSource?: '' | 'real_person';
-  callbacks: boolean;
+  /** '' or 'real_person' with groupId; any string without (spec: group_source). */
+  groupSource?: string;
+}
+
+export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
+  /** HTTP deadline of the blocking call: the review's own time-out, not the short per-request one. */
+  timeoutMs: number;
+  /** For the answer's `nextQueryAt`, when the answer is not final and its task must be queried. */
+  minIntervalMs: number;
+}
+
+/**
+ * What a submit or create tells the workflow besides the task: whether it sent a callback address. Only
+ * the worker knows (it has a callback receiver or not), and a stage that sent none polls from the start.
+ */
+export interface CallbackSent {
+  callbackSent: boolean;
 }
 
 /** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */
-export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, unknown>; queries: number };
+export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, unknown> } & QueryOutcome;
 
 export interface VideoCreateInput {
   workflowId: string;
   body: CreateTaskBody;
-  callbacks: boolean;
 }
 
-export type VideoTaskSummary = VideoTask & { queries: number };
+export type VideoTaskSummary = VideoTask & QueryOutcome;
 
 export function createActivities(deps: ActivityDependencies) {
-  const pollOnce = createPoller();
-
-  function callbackUrl(kind: CallbackKind, workflowId: string, wanted: boolean): string | undefined {
-    if (!wanted || !deps.callbacks) return undefined;
+  /**
+   * Sent on every submit and create when the worker has a receiver, even for jobs that poll: a callback
+   * naming the task is then the way to confirm an ambiguous answer (spec: check the callback for a task id).
+   */
+  function callbackUrl(kind: CallbackKind, workflowId: string): string | undefined {
+    if (!deps.callbacks) return undefined;
     return buildCallbackUrl(deps.callbacks.publicUrl, deps.callbacks.secret, kind, workflowId);
+  }
+
+  function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {
+    return {
+      images: input.urls,
+      asset_type: input.assetType,
+      ...(input.groupId ? { group_id: input.groupId } : {}),
+      ...(input.groupSource !== undefined ? { group_source: input.groupSource } : {}),
+    };
   }
 
   return {
     ...createBatchActivities(),
     ...createGatewayActivities(deps),
-    async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string }> {
-      const body: ReviewSubmitBody = {
-        images: input.urls,
-        asset_type: input.assetType,
-        ...(input.groupId ? { group_id: input.groupId } : {}),
-        ...(input.groupSource !== undefined ? { group_source: input.groupSource } : {}),
-      };
-      const url = callbackUrl('review', input.workflowId, input.callbacks);
+    async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent> {
+      const body = reviewBody(input);
+      const url = callbackUrl('review', input.workflowId);
       if (url) body.callback_url = url;
+      const callbackSent = url !== undefined;
       // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may exist),
       // and the workflow looks for it before resubmitting.
-      const { taskId, record } = await createAtMostOnce(async () => {
-        const accepted = await deps.review.submitAsync(body);
-        return { taskId: accepted.taskId, record: accepted.status };
-      }, 'review.submit');
-      return { taskId, status: record ?? 'pending' };
+      const { taskId, record } = await createAtMostOnce(
+        async () => {
+          const accepted = await deps.review.submitAsync(body);
+          return { taskId: accepted.taskId, record: accepted.status };
+        },
+        'review.submit',
+        { callbackSent },
+      );
+      return { taskId, status: record ?? 'pending', callbackSent };
     },
 
-    /** Synchronous review of a small batch: one call that answers the finished review task. */
-    async rtgSubmitReviewSync(input: Omit<ReviewSubmitInput, 'callbacks'>): Promise<ReviewTaskSummary> {
-      try {
-        const task = await deps.review.submitSync({
-          images: input.urls,
-          asset_type: input.assetType,
-          ...(input.groupId ? { group_id: input.groupId } : {}),
-          ...(input.groupSource !== undefined ? { group_source: input.groupSource } : {}),
-        });
-        return { ...task, raw: redactCallbackUrls(task.raw), queries: 0 };
-      } catch (err) {
-        throw toApplicationFailure(err, 'review.submit');
-      }
+    /**
+     * Synchronous review of a small batch: one blocking call, at most once (it may have been received
+     * whatever went wrong after sending, and it has no callback to confirm it). Its answer may still be
+     * unfinished: then it carries the task id to query.
+     */
+    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary> {
+      const { record } = await createAtMostOnce(
+        async () => {
+          const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
+          const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0, nextQueryAt: Date.now() + input.minIntervalMs };
+          return { taskId: task.taskId ?? '', record: summary };
+        },
+        'review.submit',
+        { callbackSent: false },
+      );
+      return record!;
     },
 
     async rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary> {
@@ -103,11 +131,12 @@ export function createActivities(deps: ActivityDependencies) {
      * (500, time-out, reset, or a previous attempt that vanished mid-call) is reported as
      * CreateAmbiguous, never retried here: the workflow decides, with the callbacks it receives.
      */
-    async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string }> {
-      const url = callbackUrl('video', input.workflowId, input.callbacks);
+    async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
+      const url = callbackUrl('video', input.workflowId);
       const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
-      const { taskId } = await createAtMostOnce(async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }));
-      return { taskId };
+      const callbackSent = url !== undefined;
+      const { taskId } = await createAtMostOnce(async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }), 'video.create', { callbackSent });
+      return { taskId, callbackSent };
     },
 
     async rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary> {

@@ -55,12 +55,14 @@ export function createClients(config: ServicesConfig): ServiceClients {
     cancelPath: config.video.cancelPath ?? SERVICE_DEFAULTS.cancelPath,
     timeoutMs: config.video.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
     connections: config.video.connections ?? SERVICE_DEFAULTS.connections,
+    allowPrivateUrls: config.video.allowPrivateUrls ?? false,
   });
   const review = new ReviewClient({
     baseUrl: config.review.baseUrl,
     accessToken: config.review.accessToken,
     timeoutMs: config.review.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
     connections: config.review.connections ?? SERVICE_DEFAULTS.connections,
+    allowPrivateUrls: config.review.allowPrivateUrls ?? false,
   });
   return {
     video,
@@ -80,7 +82,7 @@ export interface ActivitiesFromEnv {
 }
 
 /**
- * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL and CALLBACK_SECRET (design: configuration)
+ * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET and ALLOW_PRIVATE_URLS (design: configuration)
  * from `env` — only when called — and builds the clients and activities. Throws ConfigError naming the
  * variable at fault, never its value.
  */

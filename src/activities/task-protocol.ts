@@ -10,7 +10,6 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { InternalFailureType } from '../failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
-import { QueryPacer } from './query-pacing.js';
 
 /** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
 export const QUERY_FAILURE_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
@@ -23,6 +22,30 @@ export interface PollInput {
   untilFinal: boolean;
   /** Delay before the next poll when the state is not final (default: minIntervalMs). */
   cadenceMs?: number;
+  /**
+   * Epoch ms before which this task must not be queried: the run's own record of its last query and of
+   * any Retry-After. Kept by the workflow, so the interval holds across workers, restarts and evictions.
+   */
+  notBefore?: number;
+  /**
+   * The longest Retry-After the run has seen for this task. When set, an answer asking for a longer one
+   * ends the poll (a not-final result, or RetryAfterRaised on an error) so the run learns it: the run
+   * can then still pace a confirming query after stopping a poll whose attempts it never saw.
+   */
+  knownRetryAfterMs?: number;
+}
+
+/** Details of a RetryAfterRaised failure: the delay the service asked for, and when to query next. */
+export interface RetryAfterRaised {
+  retryAfterMs: number;
+  nextQueryAt: number;
+}
+
+/** What every query result adds: how many queries it took, and when the task may be queried next. */
+export interface QueryOutcome {
+  queries: number;
+  /** Epoch ms: the answer's arrival plus the minimum interval or the Retry-After, whichever is longer. */
+  nextQueryAt: number;
 }
 
 type QueryPhase = 'review.query' | 'video.query';
@@ -41,51 +64,85 @@ interface CreateProgress<R> {
   notCreated?: boolean;
 }
 
-export function createPoller() {
-  const pacer = new QueryPacer();
-  return async function pollOnce<T>(
-    key: string,
-    { minIntervalMs, untilFinal, cadenceMs }: Omit<PollInput, 'taskId'>,
-    phase: QueryPhase,
-    query: () => Promise<T>,
-    isFinal: (t: T) => boolean,
-  ): Promise<T & { queries: number }> {
-    const ctx = Context.current();
-    const previous = (ctx.info.heartbeatDetails as PollProgress | undefined) ?? { networkFailures: 0 };
-    await pacer.acquire(key, minIntervalMs);
-    let result: T;
-    try {
-      result = await query();
-    } catch (err) {
-      if (err instanceof ServiceError && err.retryable) {
-        const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
-        const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
-        const failure = toApplicationFailure(err, phase, minIntervalMs, backoff);
-        if (err.retryAfterMs !== undefined) pacer.defer(key, Math.max(err.retryAfterMs, minIntervalMs));
-        ctx.heartbeat({ networkFailures: failures } satisfies PollProgress);
-        throw failure;
-      }
-      throw toApplicationFailure(err, phase);
-    }
-    if (previous.networkFailures > 0) ctx.heartbeat({ networkFailures: 0 } satisfies PollProgress);
-    if (untilFinal && !isFinal(result)) {
+/** A wait for `notBefore` up to this long is slept in the attempt; a longer one is left to the retry timer. */
+const LONGEST_IN_ATTEMPT_WAIT_MS = 5_000;
+
+function retryAfterOf(result: unknown): number | undefined {
+  const v = (result as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  return typeof v === 'number' && v >= 0 ? v : undefined;
+}
+
+/**
+ * One query of a task per attempt, never before `notBefore`. Queries of one attempt and the next are
+ * spaced by the retry timer (`nextRetryDelay`), which the server keeps: the interval holds whichever
+ * worker runs the next attempt.
+ */
+export async function pollOnce<T>(
+  key: string,
+  { minIntervalMs, untilFinal, cadenceMs, notBefore, knownRetryAfterMs }: Omit<PollInput, 'taskId'>,
+  phase: QueryPhase,
+  query: () => Promise<T>,
+  isFinal: (t: T) => boolean,
+): Promise<T & QueryOutcome> {
+  const ctx = Context.current();
+  const previous = (ctx.info.heartbeatDetails as PollProgress | undefined) ?? { networkFailures: 0 };
+  const wait = (notBefore ?? 0) - Date.now();
+  if (wait > LONGEST_IN_ATTEMPT_WAIT_MS) {
+    throw ApplicationFailure.create({
+      type: InternalFailureType.NotFinalYet,
+      message: `${key} may not be queried for another ${wait} ms`,
+      category: ApplicationFailureCategory.BENIGN,
+      nextRetryDelay: wait,
+    });
+  }
+  if (wait > 0) await ctx.sleep(wait);
+  const raised = (retryAfterMs: number | undefined) => knownRetryAfterMs !== undefined && retryAfterMs !== undefined && retryAfterMs > knownRetryAfterMs;
+  let result: T;
+  try {
+    result = await query();
+  } catch (err) {
+    if (err instanceof ServiceError && err.retryable && raised(err.retryAfterMs)) {
+      const details: RetryAfterRaised = { retryAfterMs: err.retryAfterMs!, nextQueryAt: Date.now() + Math.max(minIntervalMs, err.retryAfterMs!) };
       throw ApplicationFailure.create({
-        type: InternalFailureType.NotFinalYet,
-        message: `${key} is not final yet`,
-        nonRetryable: false,
-        // Expected on every poll: benign failures are logged at debug level, not as warnings.
+        type: InternalFailureType.RetryAfterRaised,
+        message: `${key}: the service asked to wait ${err.retryAfterMs} ms (${err.message})`,
+        nonRetryable: true,
         category: ApplicationFailureCategory.BENIGN,
-        nextRetryDelay: Math.max(cadenceMs ?? minIntervalMs, minIntervalMs),
+        details: [details],
       });
     }
-    return { ...result, queries: ctx.info.attempt };
-  };
+    if (err instanceof ServiceError && err.retryable) {
+      const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
+      const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
+      const failure = toApplicationFailure(err, phase, minIntervalMs, backoff);
+      ctx.heartbeat({ networkFailures: failures } satisfies PollProgress);
+      throw failure;
+    }
+    throw toApplicationFailure(err, phase);
+  }
+  // Spec: a Retry-After "must be obeyed when present", on a 200 that is still processing as on an error.
+  const retryAfterMs = retryAfterOf(result);
+  const nextDelay = Math.max(minIntervalMs, retryAfterMs ?? 0);
+  if (previous.networkFailures > 0) ctx.heartbeat({ networkFailures: 0 } satisfies PollProgress);
+  if (untilFinal && !isFinal(result) && !raised(retryAfterMs)) {
+    throw ApplicationFailure.create({
+      type: InternalFailureType.NotFinalYet,
+      message: `${key} is not final yet`,
+      nonRetryable: false,
+      // Expected on every poll: benign failures are logged at debug level, not as warnings.
+      category: ApplicationFailureCategory.BENIGN,
+      nextRetryDelay: Math.max(cadenceMs ?? minIntervalMs, nextDelay),
+    });
+  }
+  return { ...result, queries: ctx.info.attempt, nextQueryAt: Date.now() + nextDelay };
 }
 
 /** `phase` names the call in final failures (a 400 on a review submit is InvalidInput, on a create VideoRequestRejected). */
 export async function createAtMostOnce<R>(
   create: () => Promise<{ taskId: string; record: R }>,
   phase: 'video.create' | 'review.submit' = 'video.create',
+  /** Added to the details of CreateAmbiguous, e.g. whether a callback address was sent. */
+  ambiguityDetails: Record<string, unknown> = {},
 ): Promise<{ taskId: string; record: R | undefined }> {
   const ctx = Context.current();
   const previous = ctx.info.heartbeatDetails as CreateProgress<R> | undefined;
@@ -95,6 +152,7 @@ export async function createAtMostOnce<R>(
       type: InternalFailureType.CreateAmbiguous,
       message: 'a previous create attempt ended without an answer (worker lost or timed out); a task may exist',
       nonRetryable: true,
+      details: [{ ...ambiguityDetails }],
     });
   }
   try {
@@ -107,7 +165,7 @@ export async function createAtMostOnce<R>(
         type: InternalFailureType.CreateAmbiguous,
         message: `${err.message}; not resubmitted blindly`,
         nonRetryable: true,
-        details: [evidenceOf(err)],
+        details: [{ ...evidenceOf(err), ...ambiguityDetails }],
       });
     }
     if (err instanceof ServiceError && err.retryable) ctx.heartbeat({ notCreated: true } satisfies CreateProgress<R>);

@@ -45,16 +45,17 @@ export function parseBatchJob(value: unknown): ParsedBatchJob {
   const wrapped = typeof value === 'object' && value !== null && !Array.isArray(value) && 'input' in value;
   let key: string | undefined;
   let input: unknown = value;
+  const wrapperProblems: string[] = [];
   if (wrapped) {
+    // A bad key hides nothing: the input is checked too, and every problem is listed.
     const parsed = batchJobSchema().safeParse(value);
-    if (!parsed.success) {
-      return { ok: false, problem: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(job)'}: ${i.message}`).join('; ') };
-    }
-    key = parsed.data.key;
-    input = parsed.data.input;
+    if (parsed.success) key = parsed.data.key;
+    else wrapperProblems.push(...parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(job)'}: ${i.message}`));
+    input = (value as { input?: unknown }).input;
   }
   const validation = validateReviewThenGenerateInput(input);
-  if (!validation.ok) return { ok: false, problem: describeProblems(validation.problems) };
+  const problems = [...wrapperProblems, ...(validation.ok ? [] : [describeProblems(validation.problems)])];
+  if (problems.length > 0 || !validation.ok) return { ok: false, problem: problems.join('; ') };
   return { ok: true, key, input: input as ReviewThenGenerateInput, job: validation.job };
 }
 

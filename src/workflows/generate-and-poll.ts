@@ -114,7 +114,7 @@ async function createOnce(job: GenerateAndPollJob, acts: RunActivities, progress
       progress.lastError = `create ambiguous (${attempt}): ${cause.message}`;
       if (!job.resubmitOnAmbiguity || attempt >= 2) {
         throw ApplicationFailure.create({
-          type: FailureType.GenerationFailed,
+          type: FailureType.SubmitUnconfirmed,
           message:
             `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
             `(${cause.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
@@ -139,6 +139,7 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
   const t = job.timing;
   const deadline = Date.now() + t.generationTimeoutMs;
   let lastState: string | null = created.state ?? null;
+  let notBefore: number | undefined; // the run's record of when the task may be queried next
   for (;;) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
@@ -153,6 +154,7 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
           cadenceMs: t.pollIntervalMs,
           untilFinal: true,
           returnOnChangeFrom: lastState,
+          ...(notBefore !== undefined ? { notBefore } : {}),
         },
       ]);
     } catch (err) {
@@ -160,6 +162,7 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
       throw err;
     }
     progress.queries += task.queries || 1;
+    notBefore = task.nextQueryAt;
     if (task.state !== undefined) progress.state = task.state;
     progress.reading = task.reading;
     if (task.final) return task;

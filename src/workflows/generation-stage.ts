@@ -4,7 +4,7 @@ import { ApplicationFailure, CancellationScope, condition } from '@temporalio/wo
 import type { VideoTaskSummary } from '../activities/index.js';
 import { FailureType } from '../failure-types.js';
 import type { ContentItem, CreateTaskBody } from '../services/video/schemas.js';
-import { causeMessage, isAmbiguousSubmit, MAX_AMBIGUOUS_SUBMITS } from './ambiguity.js';
+import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
@@ -26,52 +26,61 @@ export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): Creat
 }
 
 /**
- * Creates the video task once. An ambiguous answer (500, time-out) is not retried blindly: wait up to
- * `createAmbiguityGraceMs` for a video callback naming a task and adopt it; resubmit only when none came.
+ * Creates the video task once. An ambiguous answer (500, time-out, reset) is not retried blindly: when a
+ * callback address was sent, a video callback naming a task confirms it and the run adopts it; otherwise
+ * the run fails with SubmitUnconfirmed, unless the job opted in to resubmitting (ambiguity.ts). Only the
+ * call itself is non-cancellable: a create under way always yields its id, but a cancel ends the wait.
  */
-export async function createOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<string> {
-  for (let ambiguous = 0; ; ) {
+export async function createOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<{ taskId: string; callbackSent: boolean }> {
+  const deadline = Date.now() + job.timing.generationTimeoutMs;
+  for (let ambiguous = 1; ; ambiguous++) {
     try {
-      const { taskId } = await run.acts.submitting.rtgCreateVideoTask.executeWithOptions({ summary: `create video task (${String(body.model)})` }, [
-        { workflowId, body, callbacks: job.callbacks },
-      ]);
-      return taskId;
+      return await CancellationScope.nonCancellable(() =>
+        run.acts.submitting.rtgCreateVideoTask.executeWithOptions({ summary: `create video task (${String(body.model)})` }, [{ workflowId, body }]),
+      );
     } catch (err) {
-      if (!isAmbiguousSubmit(err)) throw err;
-      ambiguous++;
-      run.progress.lastError = `create ambiguous (${ambiguous}): ${causeMessage(err)}`;
-      if (job.callbacks) {
-        const named = await condition(() => run.videoCallbackTaskIds.length > 0, job.timing.createAmbiguityGraceMs);
-        if (named) return run.videoCallbackTaskIds[0]!;
-      }
-      if (ambiguous >= MAX_AMBIGUOUS_SUBMITS) {
-        throw ApplicationFailure.create({
-          type: FailureType.GenerationFailed,
-          message: `video task creation stayed ambiguous ${ambiguous} times (no answer and no callback naming a task); not resubmitted again`,
-          nonRetryable: true,
-          details: [{ lastError: causeMessage(err) }],
-        });
-      }
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      run.progress.lastError = `create ambiguous (${ambiguous}): ${ambiguity.message}`;
+      const next = await afterAmbiguousSubmit({
+        ambiguity,
+        count: ambiguous,
+        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+        graceMs: job.timing.createAmbiguityGraceMs,
+        deadline,
+        find: async (until) => ((await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0))) ? run.videoCallbackTaskIds[0] : undefined),
+        unconfirmed: (why) =>
+          submitUnconfirmed(`the video task create (model ${String(body.model)})`, 'the video generation service', ambiguity, why, { stage: 'creating', model: body.model, creates: ambiguous }),
+      });
+      if (next !== 'resubmit') return { taskId: next.adopted, callbackSent: true };
     }
   }
 }
 
-export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, taskId: string): Promise<VideoTaskSummary> {
+/** `callbackSent`: the create carried a callback address; a job that wants callbacks then waits for them. */
+export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, taskId: string, callbackSent: boolean): Promise<VideoTaskSummary> {
   const t = job.timing;
+  const key = `video:${taskId}`;
   let task: VideoTaskSummary;
   try {
     task = await waitForFinal<VideoTaskSummary>({
-      callbacksOn: job.callbacks,
+      callbacksOn: job.callbacks && callbackSent,
       intervalMs: t.videoPollIntervalMs,
       fallbackMs: Math.max(t.callbackFallbackPollMs, t.videoPollIntervalMs),
       deadline: Date.now() + t.generationTimeoutMs,
       callbackPending: () => run.videoCallbackPending(),
       takeCallback: () => run.takeVideoCallback(),
-      confirm: () => run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [{ taskId, minIntervalMs: 0, untilFinal: false }]),
+      confirm: () =>
+        run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [{ taskId, minIntervalMs: 0, untilFinal: false, ...run.queryPacing(key) }]),
       poll: (cadenceMs, scheduleToCloseMs) =>
-        run.acts.polling(scheduleToCloseMs, `poll video task ${taskId}`).rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true }),
+        run.acts.polling(scheduleToCloseMs, `poll video task ${taskId}`).rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
       isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
-      onObserved: (r) => run.observeVideo(r),
+      onObserved: (r) => {
+        run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
+        run.observeVideo(r);
+      },
+      onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
+      onQueryWithoutAnswer: () => run.recordQueryWithoutAnswer(key, 0),
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {

@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import { lazy } from '../services/lazy.js';
 import type { ValidationIssue } from '../services/errors.js';
-import { mediaUrlsOf, validateCreateTaskBody, type CreateTaskBody } from '../services/video/schemas.js';
+import { isHttpUrl, nonPublicUrlReason } from '../services/url-rules.js';
+import { fieldPath } from '../services/validation.js';
+import { validateCreateTaskBody, type CreateTaskBody } from '../services/video/schemas.js';
 import { assetTypeOf, planReviewBatches } from '../services/review/schemas.js';
 
 export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
@@ -47,7 +49,8 @@ export const reviewOptionsSchema = lazy(() =>
       /** URLs to review; absent = every http(s) media URL of `task.content`. */
       urls: z.array(z.string()).min(1).optional(),
       groupId: z.string().min(1).optional(),
-      groupSource: z.enum(['', 'real_person']).optional(),
+      /** Any string; '' or 'real_person' when groupId is sent (spec: group_source). */
+      groupSource: z.string().optional(),
       /** `async` (default): submit, then callback or polling. `sync`: one blocking call per batch. */
       mode: z.enum(['async', 'sync']).optional(),
     })
@@ -61,6 +64,8 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       task: z.record(z.string(), z.unknown()),
       review: reviewOptionsSchema().optional(),
       callbacks: z.boolean().optional(),
+      /** Opt-in: after an ambiguous submit that nothing confirmed, send it again (may duplicate a task). */
+      resubmitOnAmbiguity: z.boolean().optional(),
       timing: timingSchema().optional(),
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
@@ -74,63 +79,136 @@ export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenera
 export interface ReviewThenGenerateJob {
   task: CreateTaskBody;
   reviewBatches: ReviewBatch[];
-  review: { groupId?: string; groupSource?: '' | 'real_person'; mode: 'async' | 'sync' } | undefined;
+  review: { groupId?: string; groupSource?: string; mode: 'async' | 'sync' } | undefined;
   callbacks: boolean;
+  resubmitOnAmbiguity: boolean;
   timing: Timing;
   batchId: string | undefined;
 }
 
 export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };
 
-/** Checks everything and reports every problem at once, each naming the field and the rule. */
-export function validateReviewThenGenerateInput(input: unknown): InputValidation {
-  const parsed = reviewThenGenerateInputSchema().safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(input)', rule: i.message })),
-    };
-  }
-  const { task, review, callbacks, timing, batchId } = parsed.data;
-  const problems: ValidationIssue[] = [];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-  const body = validateCreateTaskBody(task);
-  if (!body.ok) problems.push(...body.issues.map((i) => ({ field: `task.${i.field}`, rule: i.rule })));
-  if ('callback_url' in task) {
+/**
+ * Parses each field of an object on its own, so that one bad field hides no other; unknown fields are
+ * problems too. Returns the fields that passed (the caller builds the job only when nothing failed).
+ */
+function parseFields(value: unknown, shape: Record<string, z.ZodType>, at: string, skip: string[], problems: ValidationIssue[]): Record<string, unknown> | undefined {
+  const known = Object.keys(shape);
+  if (!isObject(value)) {
+    problems.push({ field: at || '(input)', rule: `must be an object with the fields ${known.join(', ')}` });
+    return undefined;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of known) {
+    if (skip.includes(key)) continue;
+    const r = shape[key]!.safeParse(value[key]);
+    if (r.success) out[key] = r.data;
+    else problems.push(...r.error.issues.map((i) => ({ field: fieldPath([...(at ? [at] : []), key, ...i.path]), rule: i.message })));
+  }
+  const unknown = Object.keys(value).filter((k) => !Object.hasOwn(shape, k));
+  if (unknown.length > 0) {
+    problems.push({ field: at || '(input)', rule: `has unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${known.join(', ')})` });
+  }
+  return out;
+}
+
+/** The http(s) media URLs of a create body's content, read as far as it can be (the body may be invalid). */
+function mediaUrlsOfContent(task: Record<string, unknown> | undefined): string[] | undefined {
+  if (!Array.isArray(task?.content)) return undefined;
+  return task.content.flatMap((item: unknown) => {
+    if (!isObject(item) || typeof item.type !== 'string' || !['image_url', 'video_url', 'audio_url'].includes(item.type)) return [];
+    const holder = item[item.type];
+    const url = isObject(holder) ? holder.url : undefined;
+    return typeof url === 'string' && /^https?:\/\//i.test(url) ? [url] : [];
+  });
+}
+
+const EXTENSIONS = 'image: .jpeg .jpg .png .webp .bmp .tiff .tif .gif .heic .heif; video: .mp4 .mov; audio: .wav .mp3';
+
+/**
+ * Checks everything and reports every problem at once, each naming the field and the rule: every part
+ * (task body, review options and URLs, callbacks, timing, batchId) is checked on its own, so a shape error
+ * in one hides nothing in another. Media URLs are held to the public rule as written (the workflow cannot
+ * see a worker's ALLOW_PRIVATE_URLS).
+ */
+export function validateReviewThenGenerateInput(input: unknown): InputValidation {
+  const problems: ValidationIssue[] = [];
+  const top = parseFields(input, reviewThenGenerateInputSchema().shape, '', ['review'], problems);
+  if (!top) return { ok: false, problems };
+
+  const task = top.task as Record<string, unknown> | undefined;
+  const body = task ? validateCreateTaskBody(task) : undefined;
+  if (body && !body.ok) problems.push(...body.issues.map((i) => ({ field: `task.${i.field}`, rule: i.rule })));
+  if (task && 'callback_url' in task) {
     problems.push({ field: 'task.callback_url', rule: 'must be absent: the activity adds the signed callback address itself' });
   }
-  if (review?.groupSource !== undefined && review.groupSource !== '' && !review.groupId) {
-    problems.push({ field: 'review.groupSource', rule: 'is only allowed together with review.groupId' });
+
+  const rawReview = isObject(input) ? input.review : undefined;
+  const review = rawReview === undefined ? undefined : parseFields(rawReview, reviewOptionsSchema().shape, 'review', ['urls'], problems);
+  const groupSource = review?.groupSource as string | undefined;
+  if (review?.groupId !== undefined && groupSource !== undefined && groupSource !== '' && groupSource !== 'real_person') {
+    problems.push({ field: 'review.groupSource', rule: "must be '' or 'real_person' when review.groupId is sent (spec: group_source)" });
   }
 
-  let reviewBatches: ReviewBatch[] = [];
-  if (review && body.ok) {
-    const urls = review.urls ?? mediaUrlsOf(body.value).map((m) => m.url).filter((u) => /^https?:\/\//i.test(u));
-    if (urls.length === 0) {
-      problems.push({ field: 'review.urls', rule: 'nothing to review: task.content has no http(s) media URL and review.urls is absent' });
-    }
-    urls.forEach((url, i) => {
-      const field = review.urls ? `review.urls[${i}]` : 'task.content';
-      if (!/^https?:\/\//i.test(url)) problems.push({ field, rule: `${url} must be a public http or https URL` });
-      else if (!assetTypeOf(url)) {
-        problems.push({ field, rule: `${url} has no supported extension (image: .jpeg .jpg .png .webp .bmp .tiff .tif .gif .heic .heif; video: .mp4 .mov; audio: .wav .mp3)` });
+  // Review URLs: checked even when the task has problems; absent = the task's http(s) media URLs.
+  let urls: string[] = [];
+  if (review) {
+    const given = isObject(rawReview) ? rawReview.urls : undefined;
+    if (given !== undefined) {
+      if (!Array.isArray(given)) problems.push({ field: 'review.urls', rule: 'must be an array of public http or https URLs' });
+      else if (given.length === 0) problems.push({ field: 'review.urls', rule: 'must hold at least 1 URL (or be absent: the task\'s media URLs are reviewed)' });
+      else {
+        given.forEach((url: unknown, i) => {
+          const field = `review.urls[${i}]`;
+          if (typeof url !== 'string') return void problems.push({ field, rule: 'must be a string (a public http or https URL)' });
+          const reason = isHttpUrl(url) ? nonPublicUrlReason(url) : undefined;
+          if (!isHttpUrl(url)) problems.push({ field, rule: `${url} must be a public http or https URL` });
+          else if (reason) problems.push({ field, rule: `${url} must be a public http or https URL (${reason})` });
+          else if (!assetTypeOf(url)) problems.push({ field, rule: `${url} has no supported extension (${EXTENSIONS})` });
+          else urls.push(url);
+        });
       }
-    });
-    if (problems.length === 0) reviewBatches = planReviewBatches(urls);
+    } else {
+      const derived = mediaUrlsOfContent(task);
+      if (derived?.length === 0) {
+        problems.push({ field: 'review.urls', rule: 'nothing to review: task.content has no http(s) media URL and review.urls is absent' });
+      }
+      // Form and public rule of these URLs are the task body's checks; only the extension is the review's.
+      for (const url of derived ?? []) {
+        if (!assetTypeOf(url)) problems.push({ field: 'task.content', rule: `${url} has no supported extension (${EXTENSIONS})` });
+      }
+      urls = derived ?? [];
+    }
   }
 
-  if (problems.length > 0 || !body.ok) return { ok: false, problems };
+  if (problems.length > 0 || !body?.ok || (rawReview !== undefined && review === undefined)) {
+    // In the input's own order (task, review, ...), unknown fields last; the sort is stable.
+    const order = Object.keys(reviewThenGenerateInputSchema().shape);
+    const rank = (field: string) => {
+      const i = order.indexOf(field.split(/[.[]/)[0]!);
+      return i < 0 ? order.length : i;
+    };
+    return { ok: false, problems: problems.sort((a, b) => rank(a.field) - rank(b.field)) };
+  }
+  const t = top as { callbacks?: boolean; resubmitOnAmbiguity?: boolean; timing?: Partial<Timing>; batchId?: string };
   return {
     ok: true,
     job: {
       task: body.value,
-      reviewBatches,
+      reviewBatches: review ? planReviewBatches(urls) : [],
       review: review
-        ? { ...(review.groupId ? { groupId: review.groupId } : {}), ...(review.groupSource !== undefined ? { groupSource: review.groupSource } : {}), mode: review.mode ?? 'async' }
+        ? {
+            ...(review.groupId ? { groupId: review.groupId as string } : {}),
+            ...(groupSource !== undefined ? { groupSource } : {}),
+            mode: (review.mode as 'async' | 'sync' | undefined) ?? 'async',
+          }
         : undefined,
-      callbacks: callbacks ?? true,
-      timing: { ...DEFAULT_TIMING, ...timing },
-      batchId,
+      callbacks: t.callbacks ?? true,
+      resubmitOnAmbiguity: t.resubmitOnAmbiguity ?? false,
+      timing: { ...DEFAULT_TIMING, ...t.timing },
+      batchId: t.batchId,
     },
   };
 }

@@ -4,11 +4,11 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/index.js';
 import { FailureType } from '../failure-types.js';
-import { causeMessage, isAmbiguousSubmit, MAX_AMBIGUOUS_SUBMITS } from './ambiguity.js';
+import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed, type Ambiguity } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunState } from './run-state.js';
-import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
+import { retryAfterRaised, waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 import { reportStage } from './visibility.js';
 
 const FINAL_REVIEW_STATES = new Set(['completed', 'failed', 'cancelled']);
@@ -43,103 +43,166 @@ class ReviewItemsRejected extends Error {
 
 async function reviewBatch(job: ReviewThenGenerateJob, run: RunState, workflowId: string, batch: ReviewBatch, index: number): Promise<ApprovedAsset[]> {
   const review = job.review!;
-  const t = job.timing;
-  const deadline = Date.now() + t.reviewTimeoutMs;
-  const common = { workflowId, assetType: batch.assetType, urls: batch.urls, ...(review.groupId ? { groupId: review.groupId } : {}), ...(review.groupSource !== undefined ? { groupSource: review.groupSource } : {}) };
+  const deadline = Date.now() + job.timing.reviewTimeoutMs;
+  const common: ReviewSubmitInput = {
+    workflowId,
+    assetType: batch.assetType,
+    urls: batch.urls,
+    ...(review.groupId ? { groupId: review.groupId } : {}),
+    ...(review.groupSource !== undefined ? { groupSource: review.groupSource } : {}),
+  };
   const summary = `review ${batch.urls.length} ${batch.assetType.toLowerCase()}(s)`;
+  const ctx: BatchContext = { job, run, batch, index, summary, deadline };
   run.progress.review.tasks[index] = { taskId: '', assetType: batch.assetType, urls: batch.urls.length, status: 'submitting' };
 
-  let final: ReviewTaskSummary;
   if (review.mode === 'sync') {
-    final = await run.acts.submitting.rtgSubmitReviewSync.executeWithOptions({ summary: `${summary} (sync)` }, [common]);
-    run.progress.review.tasks[index]!.taskId = final.taskId ?? `sync-${index}`;
-    run.observeReview(index, final);
-  } else {
-    const accepted = await submitOnce(job, run, batch, { ...common, callbacks: job.callbacks }, summary);
-    const taskId = accepted.taskId;
-    run.progress.review.tasks[index]!.taskId = taskId;
-    run.progress.review.tasks[index]!.status = accepted.status;
-    reportStage(job, run.progress);
-    if (accepted.confirmed) {
-      // Adopted after an ambiguous submit: its callback was already answered by the confirming query.
-      run.observeReview(index, accepted.confirmed);
-      run.takeReviewCallback(taskId);
-    }
-    try {
-      final = accepted.confirmed && FINAL_REVIEW_STATES.has(accepted.confirmed.status) ? accepted.confirmed : await waitForFinal<ReviewTaskSummary>({
-        callbacksOn: job.callbacks,
-        intervalMs: t.reviewMinQueryIntervalMs,
-        fallbackMs: Math.max(t.callbackFallbackPollMs, t.reviewMinQueryIntervalMs),
-        deadline,
-        callbackPending: () => run.reviewCallbackPending(taskId),
-        takeCallback: () => run.takeReviewCallback(taskId),
-        confirm: () =>
-          run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
-            { taskId, minIntervalMs: t.reviewMinQueryIntervalMs, untilFinal: false },
-          ]),
-        poll: (cadenceMs, scheduleToCloseMs) =>
-          run.acts.polling(scheduleToCloseMs, `poll review task ${taskId}`).rtgQueryReviewTask({ taskId, minIntervalMs: t.reviewMinQueryIntervalMs, cadenceMs, untilFinal: true }),
-        isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
-        onObserved: (r) => run.observeReview(index, r),
-      });
-    } catch (err) {
-      if (err instanceof WaitTimedOut) {
-        throw ApplicationFailure.create({
-          type: FailureType.ReviewTimedOut,
-          message: `review task ${taskId} not final after ${t.reviewTimeoutMs} ms`,
-          nonRetryable: true,
-          details: [{ reviewTaskId: taskId }],
-        });
-      }
-      throw err;
-    }
+    const answer = await submitSyncOnce(ctx, common);
+    run.progress.review.tasks[index]!.taskId = answer.taskId ?? `sync-${index}`;
+    run.observeReview(index, answer);
+    // An unfinished answer that names its task is followed like an async one (no callback was sent).
+    if (FINAL_REVIEW_STATES.has(answer.status) || !answer.taskId) return verdict(answer, batch);
+    run.recordQuery(`review:${answer.taskId}`, answer.nextQueryAt, answer.retryAfterMs);
+    return verdict(await waitForReview(ctx, answer.taskId, false), batch);
   }
-  return verdict(final, batch);
+
+  const accepted = await submitOnce(ctx, common);
+  const taskId = accepted.taskId;
+  run.progress.review.tasks[index]!.taskId = taskId;
+  run.progress.review.tasks[index]!.status = accepted.status;
+  reportStage(job, run.progress);
+  if (accepted.confirmed) {
+    // Adopted after an ambiguous submit: its callback was already answered by the confirming query.
+    run.observeReview(index, accepted.confirmed);
+    run.takeReviewCallback(taskId);
+    if (FINAL_REVIEW_STATES.has(accepted.confirmed.status)) return verdict(accepted.confirmed, batch);
+  }
+  return verdict(await waitForReview(ctx, taskId, job.callbacks && accepted.callbackSent), batch);
+}
+
+interface BatchContext {
+  job: ReviewThenGenerateJob;
+  run: RunState;
+  batch: ReviewBatch;
+  index: number;
+  summary: string;
+  deadline: number;
+}
+
+/** Waits for the review task by callback (when one can come and the job wants it) or by polling. */
+async function waitForReview({ job, run, index, deadline }: BatchContext, taskId: string, callbacksOn: boolean): Promise<ReviewTaskSummary> {
+  const t = job.timing;
+  const key = `review:${taskId}`;
+  const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs };
+  try {
+    return await waitForFinal<ReviewTaskSummary>({
+      callbacksOn,
+      intervalMs: t.reviewMinQueryIntervalMs,
+      fallbackMs: Math.max(t.callbackFallbackPollMs, t.reviewMinQueryIntervalMs),
+      deadline,
+      callbackPending: () => run.reviewCallbackPending(taskId),
+      takeCallback: () => run.takeReviewCallback(taskId),
+      confirm: () =>
+        run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [{ ...query, untilFinal: false, ...run.queryPacing(key) }]),
+      poll: (cadenceMs, scheduleToCloseMs) =>
+        run.acts.polling(scheduleToCloseMs, `poll review task ${taskId}`).rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
+      isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
+      onObserved: (r) => {
+        run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
+        run.observeReview(index, r);
+      },
+      onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
+      onQueryWithoutAnswer: () => run.recordQueryWithoutAnswer(key, t.reviewMinQueryIntervalMs),
+    });
+  } catch (err) {
+    if (err instanceof WaitTimedOut) {
+      throw ApplicationFailure.create({
+        type: FailureType.ReviewTimedOut,
+        message: `review task ${taskId} not final after ${t.reviewTimeoutMs} ms`,
+        nonRetryable: true,
+        details: [{ reviewTaskId: taskId }],
+      });
+    }
+    throw err;
+  }
+}
+
+function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
+  const { batch } = ctx;
+  return (why: string) =>
+    submitUnconfirmed(`the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`, 'the asset review service', ambiguity, why, {
+      stage: 'reviewing',
+      assetType: batch.assetType,
+      urls: batch.urls,
+      submits: count,
+    });
 }
 
 /**
  * Submits the batch for review once. An ambiguous answer (500, time-out, reset: a review task may exist)
- * is not resubmitted blindly (spec: "duplicate submit after a time-out" fails). With callbacks on, the run
- * waits up to `createAmbiguityGraceMs` for a review callback naming a task that no batch has claimed,
- * confirms with one query that it is this batch's, and adopts it; it resubmits only when none came. With
- * callbacks off nothing can name the task: it resubmits, as the spec allows when no id was obtained.
+ * is not resubmitted blindly (spec: "duplicate submit after a time-out" fails). When the submit carried a
+ * callback address, the review service calls back when the review is done: the run waits for a callback
+ * naming a task that no batch has claimed, confirms with one query that it is this batch's, and adopts
+ * it. What happens when none comes is ambiguity.ts's policy.
  */
-async function submitOnce(
-  job: ReviewThenGenerateJob,
-  run: RunState,
-  batch: ReviewBatch,
-  input: ReviewSubmitInput,
-  summary: string,
-): Promise<{ taskId: string; status: string; confirmed?: ReviewTaskSummary }> {
-  for (let ambiguous = 0; ; ) {
+async function submitOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
+  const { job, run } = ctx;
+  for (let ambiguous = 1; ; ambiguous++) {
     try {
-      return await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary }, [input]);
+      return await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [input]);
     } catch (err) {
-      if (!isAmbiguousSubmit(err)) throw err;
-      ambiguous++;
-      run.progress.lastError = `review submit ambiguous (${ambiguous}): ${causeMessage(err)}`;
-      if (job.callbacks) {
-        const found = await findSubmittedTask(job, run, batch);
-        if (found) return { taskId: found.taskId, status: found.task.status, confirmed: found.task };
-      }
-      if (ambiguous >= MAX_AMBIGUOUS_SUBMITS) {
-        throw ApplicationFailure.create({
-          type: FailureType.ReviewFailed,
-          message: `review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) stayed ambiguous ${ambiguous} times (no answer and no callback naming a task); not resubmitted again`,
-          nonRetryable: true,
-          details: [{ lastError: causeMessage(err), urls: batch.urls }],
-        });
-      }
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      run.progress.lastError = `review submit ambiguous (${ambiguous}): ${ambiguity.message}`;
+      const next = await afterAmbiguousSubmit({
+        ambiguity,
+        count: ambiguous,
+        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+        graceMs: job.timing.createAmbiguityGraceMs,
+        deadline: ctx.deadline,
+        find: (until) => findSubmittedTask(ctx, until),
+        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+      });
+      if (next !== 'resubmit') return { taskId: next.adopted.taskId, status: next.adopted.task.status, callbackSent: true, confirmed: next.adopted.task };
     }
   }
 }
 
 /**
- * Waits up to the grace for review callbacks naming tasks no batch has claimed, and queries each once:
- * in a run with one batch any such task is its own; otherwise its items must be exactly this batch's URLs.
+ * The sync submit, at most once: it blocks until the review ends, so its HTTP deadline is the review's
+ * time-out, and an ambiguous answer (no callback can name its task) is SubmitUnconfirmed unless the job
+ * opted in to resubmitting.
  */
-async function findSubmittedTask(job: ReviewThenGenerateJob, run: RunState, batch: ReviewBatch): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
-  const until = Date.now() + job.timing.createAmbiguityGraceMs;
+async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<ReviewTaskSummary> {
+  const { job, run } = ctx;
+  for (let ambiguous = 1; ; ambiguous++) {
+    const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
+    try {
+      // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
+      return await run.acts.submittingSync(timeoutMs + 5_000).rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
+        { ...input, timeoutMs, minIntervalMs: job.timing.reviewMinQueryIntervalMs },
+      ]);
+    } catch (err) {
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      run.progress.lastError = `sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`;
+      await afterAmbiguousSubmit({
+        ambiguity,
+        count: ambiguous,
+        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+        graceMs: 0,
+        deadline: ctx.deadline,
+        find: async () => undefined,
+        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+      });
+    }
+  }
+}
+
+/**
+ * Waits until `until` for review callbacks naming tasks no batch has claimed, and queries each once: in
+ * a run with one batch any such task is its own; otherwise its items must be exactly this batch's URLs.
+ */
+async function findSubmittedTask({ job, run, batch }: BatchContext, until: number): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
   const looked = new Set<string>();
   const unseen = () => run.unclaimedReviewTaskIds().filter((id) => !looked.has(id));
   for (;;) {
@@ -149,14 +212,19 @@ async function findSubmittedTask(job: ReviewThenGenerateJob, run: RunState, batc
     }
     for (const taskId of unseen()) {
       looked.add(taskId);
+      const key = `review:${taskId}`;
       let task: ReviewTaskSummary;
       try {
         task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `look at review task ${taskId} (named by a callback)` }, [
-          { taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false },
+          { taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) },
         ]);
-      } catch {
-        continue; // unreadable: not adopted; the grace goes on
+      } catch (err) {
+        const raised = retryAfterRaised(err);
+        if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
+        else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs);
+        continue; // unreadable: not adopted; the wait goes on
       }
+      run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
       if (job.reviewBatches.length === 1 || holdsExactly(task, batch.urls)) return { taskId, task };
     }
   }

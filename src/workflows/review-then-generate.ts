@@ -38,16 +38,16 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     run.setStage('reviewing');
     const assets = await reviewAll(job, run, workflowId);
 
-    // Create in a non-cancellable scope: a create under way always yields its id, so a cancel that
+    // The create call is non-cancellable: a create under way always yields its id, so a cancel that
     // arrives meanwhile can cancel the task instead of leaving it behind.
     run.setStage('creating');
-    const taskId = await CancellationScope.nonCancellable(() => createOnce(job, run, workflowId, withAssets(job.task, assets)));
+    const { taskId, callbackSent } = await createOnce(job, run, workflowId, withAssets(job.task, assets));
     run.setTaskId(taskId);
     watchForOrphans(run);
     if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('cancelled while the video task was being created');
 
     run.setStage('generating');
-    const task = await waitForVideo(job, run, taskId);
+    const task = await waitForVideo(job, run, taskId, callbackSent);
     await cancelOrphans(run);
     run.setStage('succeeded');
     return {

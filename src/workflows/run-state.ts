@@ -1,6 +1,6 @@
 // Mutable state of one ReviewThenGenerate run: progress (for the `progress` query and the Web UI), the
 // callbacks received, and the run's activity proxies (their time-outs come from the run's timing).
-import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities, ReviewTaskSummary, VideoTaskSummary } from '../activities/index.js';
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
 import type { ReviewThenGenerateJob, Timing } from './input.js';
@@ -22,14 +22,19 @@ export function activitiesFor(timing: Timing) {
       scheduleToCloseTimeout: scheduleToCloseMs,
       summary,
       retry: POLL_RETRY,
+      // A poll stopped for a callback's confirming query is waited for: once the stop is confirmed, no
+      // attempt of it can still query, so the run's record of its last query holds.
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     };
     return proxyActivities<Activities>(options);
   };
+  /** The sync review submit blocks until the review ends: its attempt may take the review's whole time-out. */
+  const submittingSync = (timeoutMs: number) => proxyActivities<Activities>({ startToCloseTimeout: timeoutMs, retry: SUBMIT_RETRY });
   const confirming = proxyActivities<Activities>({
     startToCloseTimeout,
     retry: CONFIRM_RETRY,
   });
-  return { submitting, polling, confirming };
+  return { submitting, submittingSync, polling, confirming };
 }
 
 export type RunActivities = ReturnType<typeof activitiesFor>;
@@ -47,6 +52,12 @@ export class RunState {
   readonly videoCallbackTaskIds: string[] = [];
   /** Every task id named by a (signed) video callback of this run. */
   private readonly namedVideoTaskIds = new Set<string>();
+  /**
+   * When each remote task may be queried next (epoch ms): the run's own record of its last query and any
+   * Retry-After, passed to every query activity, so the minimum interval holds across workers.
+   */
+  private readonly nextQueryAt = new Map<string, number>();
+  private readonly knownRetryAfterMs = new Map<string, number>();
 
   constructor(private readonly job: ReviewThenGenerateJob) {
     this.acts = activitiesFor(job.timing);
@@ -56,6 +67,27 @@ export class RunState {
       queries: { review: 0, video: 0 },
       callbacks: { review: 0, video: 0, ignored: 0 },
     };
+  }
+
+  /** Pacing of the next query of a task (keys: `review:<id>`, `video:<id>`), for the query activity. */
+  queryPacing(key: string): { notBefore?: number; knownRetryAfterMs: number } {
+    const at = this.nextQueryAt.get(key);
+    return { ...(at === undefined ? {} : { notBefore: at }), knownRetryAfterMs: this.knownRetryAfterMs.get(key) ?? 0 };
+  }
+
+  /** A query answered: when the task may be queried next, and the Retry-After it asked for, if any. */
+  recordQuery(key: string, nextQueryAt: number, retryAfterMs?: number) {
+    this.nextQueryAt.set(key, Math.max(this.nextQueryAt.get(key) ?? 0, nextQueryAt));
+    if (retryAfterMs !== undefined) this.knownRetryAfterMs.set(key, Math.max(this.knownRetryAfterMs.get(key) ?? 0, retryAfterMs));
+  }
+
+  /**
+   * A query activity ended without telling when it last queried (failed, or a poll stopped for a
+   * callback): that was before now, and no attempt of it was told to wait longer than the known
+   * Retry-After (it would have ended to report it).
+   */
+  recordQueryWithoutAnswer(key: string, minIntervalMs: number) {
+    this.recordQuery(key, Date.now() + Math.max(minIntervalMs, this.knownRetryAfterMs.get(key) ?? 0));
   }
 
   setStage(stage: Stage) {

@@ -3,8 +3,12 @@
 //   if none comes, poll at the slow `fallbackMs` cadence while still listening for callbacks.
 // - callbacks off: poll at `intervalMs`.
 // Polling is one activity whose retries do the loop, so history does not grow with the number of polls.
-import { RetryState } from '@temporalio/common';
+// Every query is paced from the run's own record (see RunState.queryPacing), so the minimum interval and
+// every Retry-After hold across workers.
+import { ApplicationFailure, RetryState } from '@temporalio/common';
 import { ActivityFailure, CancellationScope, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
+import type { RetryAfterRaised } from '../activities/task-protocol.js';
+import { InternalFailureType } from '../failure-types.js';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;
@@ -15,12 +19,20 @@ export interface WaitOptions<T> {
   callbackPending: () => boolean;
   /** Marks the pending callbacks as being confirmed now. */
   takeCallback: () => void;
-  /** One query (paced by the activity). */
+  /** One query. */
   confirm: () => Promise<T>;
-  /** Polls until final through activity retries, at `cadenceMs`, bounded by `scheduleToCloseMs`. */
+  /**
+   * Polls until final through activity retries, at `cadenceMs`, bounded by `scheduleToCloseMs`; returns
+   * early (not final) when an answer asked for a longer Retry-After than the run knew.
+   */
   poll: (cadenceMs: number, scheduleToCloseMs: number) => Promise<T>;
   isFinal: (t: T) => boolean;
+  /** Every answer the run sees (records its pacing and progress). */
   onObserved: (t: T) => void;
+  /** A query ended in an error asking for a longer Retry-After: record it. */
+  onRetryAfter: (r: RetryAfterRaised) => void;
+  /** A query activity ended without an answer (failed, or a poll stopped for a callback): record it. */
+  onQueryWithoutAnswer: () => void;
 }
 
 export class WaitTimedOut extends Error {}
@@ -33,13 +45,33 @@ function isActivityTimeout(err: unknown): boolean {
   return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
 }
 
+/** An attempt that ended after its activity was asked to stop is not retried: the server says so. */
+function isStoppedPoll(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.retryState === RetryState.CANCEL_REQUESTED;
+}
+
+/** The details of a query that ended to report a longer Retry-After than the run knew. */
+export function retryAfterRaised(err: unknown): RetryAfterRaised | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  return err.cause.type === InternalFailureType.RetryAfterRaised ? (err.cause.details?.[0] as RetryAfterRaised) : undefined;
+}
+
 export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
   const remaining = () => o.deadline - Date.now();
-  const pollUntilDeadline = async (cadenceMs: number) => {
+
+  /** One polling activity; undefined when it ended early to report a longer Retry-After. */
+  const pollUntilFinal = async (cadenceMs: number): Promise<T | undefined> => {
     try {
-      return await o.poll(cadenceMs, Math.max(remaining(), 1_000));
+      const polled = await o.poll(cadenceMs, Math.max(remaining(), 1_000));
+      o.onObserved(polled);
+      return o.isFinal(polled) ? polled : undefined;
     } catch (err) {
-      if (isActivityTimeout(err)) throw new WaitTimedOut();
+      const raised = retryAfterRaised(err);
+      if (raised) {
+        o.onRetryAfter(raised);
+        return undefined;
+      }
+      if (isActivityTimeout(err) && !isStoppedPoll(err)) throw new WaitTimedOut();
       throw err;
     }
   };
@@ -52,14 +84,19 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
       return confirmed;
     } catch (err) {
       if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+      const raised = retryAfterRaised(err);
+      if (raised) o.onRetryAfter(raised);
+      else o.onQueryWithoutAnswer();
       return undefined;
     }
   };
 
   if (!o.callbacksOn) {
-    const result = await pollUntilDeadline(o.intervalMs);
-    o.onObserved(result);
-    return result;
+    for (;;) {
+      if (remaining() <= 0) throw new WaitTimedOut();
+      const final = await pollUntilFinal(o.intervalMs);
+      if (final !== undefined) return final;
+    }
   }
 
   for (;;) {
@@ -76,25 +113,24 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
   for (;;) {
     if (remaining() <= 0) throw new WaitTimedOut();
     const scope = new CancellationScope();
-    const polling = scope.run(() => pollUntilDeadline(o.fallbackMs));
+    const polling = scope.run(() => pollUntilFinal(o.fallbackMs));
     const winner = await Promise.race([
       polling.then((r) => ({ polled: r })),
       condition(o.callbackPending).then(() => ({ callback: true as const })),
     ]);
     if ('polled' in winner) {
-      o.onObserved(winner.polled);
-      return winner.polled;
+      if (winner.polled !== undefined) return winner.polled;
+      continue;
     }
     scope.cancel();
-    // The poll may have finished in the same instant; otherwise its cancellation is expected.
+    // Waits until the poll has stopped (WAIT_CANCELLATION_COMPLETED). It may have finished in the same
+    // instant; otherwise it ends cancelled, or with its attempt's own failure once the stop was requested.
     const late = await polling.catch((err) => {
-      if (isCancellation(err)) return undefined;
+      if (isCancellation(err) || isStoppedPoll(err)) return undefined;
       throw err;
     });
-    if (late !== undefined) {
-      o.onObserved(late);
-      return late;
-    }
+    if (late !== undefined) return late;
+    o.onQueryWithoutAnswer();
     o.takeCallback();
     const confirmed = await tryConfirm();
     if (confirmed !== undefined && o.isFinal(confirmed)) return confirmed;

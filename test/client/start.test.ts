@@ -68,6 +68,30 @@ describe('startReviewThenGenerate', () => {
     expect(stack.sandbox.requests()).toHaveLength(0);
   });
 
+  it('lists every problem of the input in one go, shape errors included, and starts nothing', async () => {
+    const client = await testClient();
+    stack.sandbox.reset();
+    const businessKey = key('rounds');
+    const input = imageJob('data:image/png;base64,AAAA');
+    Object.assign(input.task, { ratio: '16/9', duration: 0 });
+    Object.assign(input, { review: { urls: ['https://cdn.example.com/client/a.txt'], groupId: 'g1', groupSource: 'celebrity' }, callbacks: 'yes' });
+    input.timing = { ...input.timing, pollEveryMs: 1 } as typeof input.timing;
+    const err = await startReviewThenGenerate(client, { businessKey: 'has spaces', input, taskQueue: stack.taskQueue }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidJobInputError);
+    expect((err as InvalidJobInputError).problems.map((p) => p.field)).toEqual([
+      'businessKey',
+      'input.task.content[1].image_url.url',
+      'input.task.ratio',
+      'input.task.duration',
+      'input.review.groupSource',
+      'input.review.urls[0]',
+      'input.callbacks',
+      'input.timing',
+    ]);
+    await expect(client.workflow.getHandle(businessKey).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(stack.sandbox.requests()).toHaveLength(0);
+  });
+
   it('refuses the same key with a different input, leaving the existing run alone', async () => {
     const client = await testClient();
     const businessKey = key('conflict');

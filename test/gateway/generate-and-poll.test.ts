@@ -167,12 +167,12 @@ describe.concurrent.each(CASES)('$label', (c) => {
     expect(progress.queries).toBe(polls.length);
   });
 
-  it('a 500 after the create was committed: no second create, exactly one task, GenerationFailed with the evidence', async () => {
+  it('a 500 after the create was committed: no second create, exactly one task, SubmitUnconfirmed with the evidence', async () => {
     const marker = `amb-${randomUUID()}`;
     sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
     const handle = await start(input(c, `a harbour at dawn ${marker}`));
     const failure = await failureOf(handle);
-    expect(failure.type).toBe('GenerationFailed');
+    expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('ambiguous create: check the provider before retrying');
     expect(failure.details?.[0]).toMatchObject({ entryPoint: c.entryPoint, createRequests: 1, evidence: [{ status: 500, ambiguous: true }] });
 
@@ -280,7 +280,7 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
     const marker = `twice-${randomUUID()}`;
     sb.addFault({ operation: 'other', times: 2, match: { url: marker }, fault: { type: 'status', status: 502 } });
     const failure = await failureOf(await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: { ...timing, createAmbiguityGraceMs: 200 } })));
-    expect(failure.type).toBe('GenerationFailed');
+    expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('the one resubmission was ambiguous too');
     expect(creates(unified, marker)).toHaveLength(2);
   });

@@ -49,7 +49,7 @@ const timing = fc.record(
   { requiredKeys: [] },
 );
 
-/** Inputs of the right shape (some still invalid as a whole: e.g. a first frame without a last frame). */
+/** Inputs of the right shape (some still invalid as a whole: e.g. a last frame without a first frame). */
 export const validShapeInput = fc.record(
   { task, review, callbacks: fc.boolean(), timing, batchId: fc.string({ minLength: 1, maxLength: 40 }) },
   { requiredKeys: ['task'] },

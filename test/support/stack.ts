@@ -11,8 +11,9 @@ import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from './temporal.js';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { assertNoSecretsInHistories, replayHistories, startWorker, temporalAddress, testClient, type RunningWorker } from './temporal.js';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
 /**
@@ -38,6 +39,13 @@ export interface StackOptions {
   noWorker?: boolean;
   /** false: the worker's bundle does not preload our modules (default true, as our worker). */
   preload?: boolean;
+  /**
+   * false: the workers have no callback address (a worker without CALLBACK_PUBLIC_URL: polling only).
+   * The receiver still runs, so a test can see that nothing calls it. Default true.
+   */
+  callbackAddress?: boolean;
+  /** Worker processes (`src/worker.ts` in child processes) on the same task queue, besides the in-process one. */
+  workerProcesses?: number;
 }
 
 export interface Stack {
@@ -46,6 +54,7 @@ export interface Stack {
   worker: RunningWorker | undefined;
   /** Starts (another) in-process worker on the stack's task queue. */
   startWorker(): Promise<RunningWorker>;
+  workerProcesses: WorkerProcess[];
   taskQueue: string;
   secret: string;
   clients: { video: VideoClient; review: ReviewClient };
@@ -67,15 +76,17 @@ export const fastTiming = {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const client = await testClient();
-  const sandbox = await startSandbox(options.sandbox);
+  // The receiver listens on loopback: the sandbox and the clients must accept private addresses.
+  const sandbox = await startSandbox({ allowPrivateUrls: true, ...options.sandbox });
   const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
   const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
   const timeoutMs = options.httpTimeoutMs ?? 2_000;
   const clients = {
-    video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs }),
-    review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs }),
+    video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs, allowPrivateUrls: true }),
+    review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs, allowPrivateUrls: true }),
   };
-  const activities = createActivities({ ...clients, callbacks: { publicUrl: receiver.url, secret } });
+  const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
+  const activities = createActivities({ ...clients, callbacks });
   const taskQueue = `rtg-${randomUUID()}`;
   const workers: RunningWorker[] = [];
   const launch = async () => {
@@ -88,6 +99,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return w;
   };
   const worker = options.noWorker ? undefined : await launch();
+  const processes = await Promise.all(
+    Array.from({ length: options.workerProcesses ?? 0 }, () =>
+      startWorkerProcess({
+        TEMPORAL_ADDRESS: temporalAddress(),
+        TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
+        VIDEO_API_KEY: sandbox.apiKey,
+        REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
+        REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+        HTTP_TIMEOUT_MS: String(timeoutMs),
+        ALLOW_PRIVATE_URLS: 'true',
+        ...(callbacks ? { CALLBACK_PUBLIC_URL: callbacks.publicUrl, CALLBACK_SECRET: callbacks.secret } : {}),
+      }),
+    ),
+  );
   const handles: WorkflowHandle[] = [];
   return {
     sandbox,
@@ -103,8 +130,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       handles.push(handle);
       return handle;
     },
+    workerProcesses: processes,
     async stop() {
       for (const w of workers) await w.stop();
+      await Promise.all(processes.map((p) => p.stop()));
       await receiver.close();
       await Promise.allSettled([clients.video.close(), clients.review.close()]);
       await sandbox.close();

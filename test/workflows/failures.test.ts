@@ -89,13 +89,14 @@ describe('ReviewThenGenerate failures', () => {
   it('invalid input fails at once with InvalidInput listing every problem, before any call', async () => {
     stack.sandbox.reset();
     const handle = await stack.start({
-      task: { model: '', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }], ratio: 'wide', seed: 1.5 },
-      review: { urls: ['ftp://x/y.jpg'] },
+      task: { model: '', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }], ratio: '16/9', seed: 1.5 },
+      review: { urls: ['ftp://x/y.jpg'], groupSource: 7 },
     } as never);
     const failure = await failureOf(handle.result());
     expect(failure.type).toBe('InvalidInput');
     expect(failure.nonRetryable).toBe(true);
-    for (const field of ['task.model', 'task.content[0].image_url.url', 'task.ratio', 'task.seed']) expect(failure.message).toContain(field);
+    // Shape errors (review.groupSource) and the review URLs are listed with the task's problems.
+    for (const field of ['task.model', 'task.content[0].image_url.url', 'task.ratio', 'task.seed', 'review.groupSource', 'review.urls[0]']) expect(failure.message).toContain(field);
     expect(stack.sandbox.requests()).toHaveLength(0);
     const desc = await (await testClient()).workflow.getHandle(handle.workflowId).describe();
     expect(desc.status.name).toBe('FAILED');

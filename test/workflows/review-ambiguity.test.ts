@@ -1,10 +1,10 @@
 // Review submits are never resubmitted blindly (spec: "duplicate submit after a time-out" fails). An
 // ambiguous async submit (500, time-out, reset after sending) is resolved by the review callback that
-// names the task, confirmed by one query; the run resubmits only when no callback named a task.
-import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+// names the task, confirmed by one query; when none comes the run fails SubmitUnconfirmed, and it
+// resubmits only when the job opted in (resubmitOnAmbiguity).
 import { describe, expect, it } from 'vitest';
 import { progressQuery } from '../../src/workflows/definitions.js';
+import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;
@@ -44,11 +44,36 @@ describe('ambiguous review submit, callbacks on', () => {
     expect(countOps(stack.sandbox)).toEqual(FOUR_CALLS);
   });
 
-  it('500 before commit: no callback names a task, so it is resubmitted once, after the grace', async () => {
+  it('500 before commit: no callback can come, so the run waits up to the review time-out and fails SubmitUnconfirmed, never resubmitting', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    const url = 'https://cdn.example.com/people/unconfirmed.jpg';
+    const failure = await failureOf(await stack.start(imageJob(url, { timing: { ...fastTiming, reviewTimeoutMs: 2_000 } })));
+    expect(failure.type).toBe('SubmitUnconfirmed');
+    expect(failure.message).toContain(url);
+    expect(failure.message).toContain('resubmitOnAmbiguity');
+    expect(failure.details?.[0]).toMatchObject({ stage: 'reviewing', urls: [url], callbackSent: true });
+    expect(submits()).toHaveLength(1);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(0);
+    expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
+  });
+
+  it('a review slower than the grace is still adopted from its callback: the wait is the review time-out', async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/people/slow-review.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 4_000);
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    const result = await (await stack.start(imageJob(url, { timing: { ...fastTiming, createAmbiguityGraceMs: 500 } }))).result();
+    expect(result.state).toBe('succeeded');
+    expect(submits()).toHaveLength(1);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+  });
+
+  it('opted in (resubmitOnAmbiguity): 500 before commit is resubmitted once, after the grace', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
     const grace = 1_500;
-    const result = await (await stack.start(imageJob(undefined, { timing: { ...fastTiming, createAmbiguityGraceMs: grace } }))).result();
+    const result = await (await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: grace } }))).result();
     expect(result.state).toBe('succeeded');
     const sent = submits();
     expect(sent).toHaveLength(2);
@@ -77,26 +102,34 @@ describe('ambiguous review submit, callbacks on', () => {
     expect(urlsOf('Video')).toEqual([video]);
   });
 
-  it('ambiguous three times in a row: ReviewFailed naming the cause, no video task', async () => {
+  it('opted in, ambiguous three times in a row: SubmitUnconfirmed naming the cause, no video task', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 3, fault: { type: 'status', status: 500 } });
-    const err = await (await stack.start(imageJob(undefined, { timing: { ...fastTiming, createAmbiguityGraceMs: 200 } }))).result().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(WorkflowFailedError);
-    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
-    expect(cause.type).toBe('ReviewFailed');
-    expect(cause.message).toContain('stayed ambiguous 3 times');
+    const failure = await failureOf(await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 200 } })));
+    expect(failure.type).toBe('SubmitUnconfirmed');
+    expect(failure.message).toContain('ambiguous 3 times in a row');
     expect(submits()).toHaveLength(3);
     expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
   });
 });
 
-describe('ambiguous review submit, callbacks off', () => {
-  it('nothing can name the task: resubmitted at once, as the spec allows when no id was obtained', async () => {
+describe('ambiguous review submit of a job that polls (callbacks: false)', () => {
+  it('the callback address is still sent, so the callback naming the task confirms it; the job then polls', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
     const result = await (await stack.start(imageJob(undefined, { callbacks: false }))).result();
     expect(result.state).toBe('succeeded');
-    expect(submits()).toHaveLength(2);
+    expect(submits()).toHaveLength(1);
     expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+    expect(result.reviewTaskIds).toEqual([stack.sandbox.reviewTasks()[0]!.taskId]);
+  });
+
+  it('500 before commit: SubmitUnconfirmed, one submit, no review task', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    const failure = await failureOf(await stack.start(imageJob(undefined, { callbacks: false, timing: { ...fastTiming, reviewTimeoutMs: 1_500 } })));
+    expect(failure.type).toBe('SubmitUnconfirmed');
+    expect(submits()).toHaveLength(1);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(0);
   });
 });

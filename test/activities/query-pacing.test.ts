@@ -1,0 +1,91 @@
+// The review query activity in an activity context (MockActivityEnvironment) against the sandbox over
+// HTTP: it never queries before the run's `notBefore`, obeys a Retry-After on a 200 that is still
+// processing, and ends early to tell the run of a Retry-After longer than the one it knows.
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createActivities, type PollInput, type ReviewTaskSummary } from '../../src/activities/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { ReviewClient } from '../../src/services/review/client.js';
+import { VideoClient } from '../../src/services/video/client.js';
+
+let sb: Sandbox;
+let clients: { video: VideoClient; review: ReviewClient };
+let acts: ReturnType<typeof createActivities>;
+
+beforeAll(async () => {
+  // Every not-final review answer says Retry-After: 2.
+  sb = await startSandbox({ reviewDurationMs: 60_000, reviewProcessingRetryAfter: '2' });
+  clients = {
+    video: new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000 }),
+    review: new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 }),
+  };
+  acts = createActivities(clients);
+});
+afterAll(async () => {
+  await Promise.all([clients?.video.close(), clients?.review.close()]);
+  await sb?.close();
+});
+beforeEach(() => sb.reset());
+
+async function submitted(): Promise<string> {
+  return (await clients.review.submitAsync({ images: ['https://cdn.example.com/pacing/a.jpg'] })).taskId;
+}
+
+/** Runs the query activity in a mock activity context. */
+function query(input: PollInput): Promise<ReviewTaskSummary> {
+  return new MockActivityEnvironment().run(acts.rtgQueryReviewTask, input) as Promise<ReviewTaskSummary>;
+}
+
+const queries = () => sb.requests().filter((r) => r.operation === 'review.query');
+
+describe('rtgQueryReviewTask pacing', () => {
+  it('waits until notBefore before querying', async () => {
+    const taskId = await submitted();
+    const notBefore = Date.now() + 700;
+    const task = await query({ taskId, minIntervalMs: 100, untilFinal: false, notBefore });
+    expect(queries()).toHaveLength(1);
+    expect(queries()[0]!.at).toBeGreaterThanOrEqual(notBefore);
+    // The next query is due after the Retry-After (2 s), which is longer than the interval.
+    expect(task.retryAfterMs).toBe(2_000);
+    expect(task.nextQueryAt).toBeGreaterThanOrEqual(queries()[0]!.at + 2_000);
+  });
+
+  it('a notBefore far ahead is left to the retry timer: no query, a retry delay to that time', async () => {
+    const taskId = await submitted();
+    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, notBefore: Date.now() + 20_000 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect((err as ApplicationFailure).nextRetryDelay).toBeGreaterThan(15_000);
+    expect(queries()).toHaveLength(0);
+  });
+
+  it('polling: a processing answer with Retry-After delays the next attempt by it, never below the interval', async () => {
+    const taskId = await submitted();
+    const known = { knownRetryAfterMs: 2_000 };
+    const short = await query({ taskId, minIntervalMs: 100, cadenceMs: 300, untilFinal: true, ...known }).catch((e: unknown) => e);
+    expect((short as ApplicationFailure).type).toBe('NotFinalYet');
+    expect((short as ApplicationFailure).nextRetryDelay).toBe(2_000);
+    const long = await query({ taskId, minIntervalMs: 5_000, cadenceMs: 300, untilFinal: true, ...known }).catch((e: unknown) => e);
+    expect((long as ApplicationFailure).nextRetryDelay).toBe(5_000);
+  });
+
+  it('polling: an answer asking for a longer Retry-After than the run knows ends the poll with it', async () => {
+    const taskId = await submitted();
+    const task = await query({ taskId, minIntervalMs: 100, cadenceMs: 300, untilFinal: true, knownRetryAfterMs: 0 });
+    expect(task.status).not.toBe('completed');
+    expect(task.retryAfterMs).toBe(2_000);
+  });
+
+  it('an error answer with a longer Retry-After than the run knows: RetryAfterRaised, not retried, with when to query next', async () => {
+    const taskId = await submitted();
+    sb.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 429, retryAfter: '3' } });
+    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, knownRetryAfterMs: 2_000 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    const failure = err as ApplicationFailure;
+    expect(failure.type).toBe('RetryAfterRaised');
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.details?.[0]).toMatchObject({ retryAfterMs: 3_000, nextQueryAt: expect.any(Number) });
+  });
+});

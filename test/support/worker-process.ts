@@ -1,0 +1,41 @@
+// Our worker (`src/worker.ts`, as `npm run worker` runs it) in a child process of its own: tests of
+// several worker processes on one task queue use it, so nothing is shared in memory between workers.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const workerEntry = fileURLToPath(new URL('../../src/worker.ts', import.meta.url));
+
+export interface WorkerProcess {
+  pid: number;
+  /** Everything it printed so far. */
+  output(): string;
+  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  stop(): Promise<number | null>;
+}
+
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('worker: task queue')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    void exited.then((code) => reject(new Error(`worker process exited (${code}) before it was ready:\n${output}`)));
+  });
+  return {
+    pid: child.pid ?? 0,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
