@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `review-video`: start, inspect and cancel ReviewThenGenerate jobs, run batches and schedule them, from a
 // shell or a script. Text for people, --json for scripts, documented exit codes.
-import { pathToFileURL } from 'node:url';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { BusinessKeyConflictError, InvalidJobInputError } from './client/errors.js';
 import { ConfigError } from './config.js';
@@ -13,6 +12,7 @@ import { status } from './cli/commands/status.js';
 import { submit } from './cli/commands/submit.js';
 import { EXIT_CODES_HELP, ExitCode } from './cli/exit-codes.js';
 import { CliError, output } from './cli/io.js';
+import { isMainModule } from './is-main.js';
 
 export const HELP = `Usage: review-video <command> [options]
 
@@ -26,8 +26,9 @@ Commands:
 Run review-video <command> --help for its options. Every command takes --json (one JSON document on
 stdout for scripts), --address and --namespace.
 
-Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
-(video-generation), and @temporalio/envconfig's TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE.
+Environment: TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (else the temporal.toml profile's, else
+localhost:7233 and default), TEMPORAL_TASK_QUEUE (video-generation), and @temporalio/envconfig's
+TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE.
 
 ${EXIT_CODES_HELP}`;
 
@@ -70,7 +71,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// Compared as real paths: an installed bin is a symlink to this file.
+if (isMainModule(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {

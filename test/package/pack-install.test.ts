@@ -1,13 +1,16 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh project that has only
 // the package's declared dependencies, a worker there registering our workflows and activities next to
 // one of its own, our callback handler mounted in that project's own node:http server, one job on the
-// sandbox and the run's dev server, and a type-check of the project with tsc --noEmit.
+// sandbox and the run's dev server, the installed `review-video` bin (an npm symlink), and a type-check of
+// the project with tsc --noEmit.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { testClient } from '../support/temporal.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Sources of the user's project live as .ts.txt so that the repo's own tsc does not check them against an
@@ -182,6 +185,47 @@ describe('the packed package in a fresh project', () => {
     expect(out.workflowsPath.resolved).toBe(out.workflowsPath.root);
     expect(out.workflowsPath.root).toContain(join('node_modules', 'temporal-review-video', 'dist', 'workflows', 'index.js'));
     expect(out.failureTypes).toContain('ReviewRejected');
+  }, 180_000);
+
+  it('installs a working review-video command: --help prints the usage; submit starts a run, status shows it, status of an unknown id exits 4', async () => {
+    // npm links node_modules/.bin/review-video to the package's dist/cli.js; run the link as a shell would.
+    const bin = join(project, 'node_modules', '.bin', 'review-video');
+    const help = await run(bin, ['--help'], project, {}, 60_000);
+    expectOk(help, 'review-video --help');
+    expect(help.stdout).toContain('Usage: review-video <command> [options]');
+    expect(help.stdout).toContain('Exit codes:');
+
+    // A queue no worker polls: the job stays running; terminated after. `status` prints it without its
+    // progress (no worker answers the query; the command gives up on it after a few seconds).
+    const env = {
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+      TEMPORAL_TASK_QUEUE: `pack-cli-${randomUUID()}`,
+      TEMPORAL_PROFILE: '',
+    };
+    const key = `pack-cli-${randomUUID()}`;
+    const job = {
+      task: { model: 'video-model-1', content: [{ type: 'text', text: 'a cat' }, { type: 'image_url', image_url: { url: 'https://cdn.example.com/pack/cat.jpg' } }] },
+      review: {},
+    };
+    try {
+      const submitted = await run(bin, ['submit', '--key', key, '--input', JSON.stringify(job), '--json'], project, env, 60_000);
+      expectOk(submitted, 'review-video submit');
+      expect(JSON.parse(submitted.stdout)).toMatchObject({ workflowId: key, existing: false });
+      const described = await (await testClient()).workflow.getHandle(key).describe();
+      expect({ type: described.type, taskQueue: described.taskQueue, status: described.status.name }).toEqual({
+        type: 'ReviewThenGenerate',
+        taskQueue: env.TEMPORAL_TASK_QUEUE,
+        status: 'RUNNING',
+      });
+      const shown = await run(bin, ['status', key], project, env, 60_000);
+      expectOk(shown, 'review-video status');
+      expect(shown.stdout).toContain(`${key}  ReviewThenGenerate  RUNNING`);
+      const missing = await run(bin, ['status', `no-such-job-${randomUUID()}`], project, env, 60_000);
+      expect(missing.code, missing.stderr).toBe(4);
+    } finally {
+      await (await testClient()).workflow.getHandle(key).terminate('pack-install test done').catch(() => undefined);
+    }
   }, 180_000);
 
   it('type-checks the user project with tsc --noEmit (strict, NodeNext)', async () => {

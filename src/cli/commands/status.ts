@@ -1,8 +1,8 @@
 // `review-video status <id>`: what a job or batch is and where it stands (summary, details, stage, search
 // attributes, progress), the same facts the Web UI shows.
 import { describeRun } from '../../client/describe.js';
-import { BATCH_WORKFLOW_TYPE, batchProgressQuery } from '../../workflows/batch-input.js';
-import { progressQuery } from '../../workflows/definitions.js';
+import { BATCH_WORKFLOW_TYPE, batchProgressQuery, type BatchProgress } from '../../workflows/batch-input.js';
+import { progressQuery, type Progress } from '../../workflows/definitions.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, plainMarkdown, usage } from '../io.js';
 import { progressText } from '../progress.js';
@@ -18,6 +18,9 @@ Options:
   --json                 print one JSON document (describe + progress)
   -h, --help`;
 
+/** How long `status` waits for the progress query before printing without it. */
+const PROGRESS_QUERY_DEADLINE_MS = 5_000;
+
 export const status: Command = async (ctx) => {
   const { values, positionals } = parse(ctx.args, {}, 1);
   if (values.help) {
@@ -29,7 +32,12 @@ export const status: Command = async (ctx) => {
   const { client } = await ctx.connect(values);
   const d = await describeRun(client, id);
   const handle = client.workflow.getHandle(id);
-  const progress = await (d.type === BATCH_WORKFLOW_TYPE ? handle.query(batchProgressQuery) : handle.query(progressQuery)).catch(() => undefined);
+  // A query needs a worker of the run's task queue; without one it would wait for the server's time-out.
+  const progress = await client
+    .withDeadline<Progress | BatchProgress>(Date.now() + PROGRESS_QUERY_DEADLINE_MS, () =>
+      d.type === BATCH_WORKFLOW_TYPE ? handle.query(batchProgressQuery) : handle.query(progressQuery),
+    )
+    .catch(() => undefined);
   ctx.out.result({ ...d, progress });
   ctx.out.text(`${d.workflowId}  ${d.type}  ${d.status}  (run ${d.runId}, ${d.historyLength} events)`);
   if (d.staticSummary) ctx.out.text(`summary: ${d.staticSummary}`);
