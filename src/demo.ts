@@ -32,15 +32,16 @@ async function main() {
   const server = await startDevServer({ ui: true });
   console.log(`Temporal dev server ${server.cliVersion} at ${server.address}`);
   console.log(`Temporal Web UI: ${server.uiUrl}`);
-  const sandbox = await startSandbox({ reviewDurationMs: 1_500, videoDurationMs: 3_000 });
+  // The callback receiver listens on loopback: the demo opts in to private addresses (ALLOW_PRIVATE_URLS).
+  const sandbox = await startSandbox({ reviewDurationMs: 1_500, videoDurationMs: 3_000, allowPrivateUrls: true });
   console.log(`sandbox: video service ${sandbox.videoBaseUrl}, review service ${sandbox.reviewBaseUrl}`);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
   const secret = randomBytes(32).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, port: 0 });
   console.log(`callback receiver: ${receiver.url}`);
 
-  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000 });
-  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000 });
+  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000, allowPrivateUrls: true });
+  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000, allowPrivateUrls: true });
   const taskQueue = 'video-generation';
   const worker = await Worker.create({
     connection: server.env.nativeConnection,

@@ -44,8 +44,15 @@ describe('worker process', () => {
     expect(r.stderr).not.toContain('super-secret-key');
   });
 
-  it('connects, polls, and stops cleanly on SIGTERM', async () => {
-    const sandbox = await startSandbox();
+  it('refuses a private CALLBACK_PUBLIC_URL at start unless ALLOW_PRIVATE_URLS=true', async () => {
+    const r = await run(['src/worker.ts'], { ...serviceEnv, CALLBACK_PUBLIC_URL: 'http://127.0.0.1:8787', CALLBACK_SECRET: 'cb-secret-0123456789abcdef' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^worker: invalid configuration: CALLBACK_PUBLIC_URL must be a public address .*ALLOW_PRIVATE_URLS=true/);
+    expect(r.stderr).not.toContain('cb-secret-0123456789abcdef');
+  });
+
+  it('connects, polls, prints ALLOW_PRIVATE_URLS, and stops cleanly on SIGTERM', async () => {
+    const sandbox = await startSandbox({ allowPrivateUrls: true });
     try {
       const r = await run(
         ['src/worker.ts'],
@@ -58,12 +65,17 @@ describe('worker process', () => {
           REVIEW_ACCESS_TOKEN: sandbox.accessToken,
           WORKER_MAX_CACHED_WORKFLOWS: '500',
           WORKER_MAX_CONCURRENT_ACTIVITIES: '64',
+          // A loopback callback address, accepted only because of the explicit setting.
+          CALLBACK_PUBLIC_URL: 'http://127.0.0.1:8787',
+          CALLBACK_SECRET: 'cb-secret-0123456789abcdef',
+          ALLOW_PRIVATE_URLS: 'true',
         },
         (out, kill) => {
           if (out.includes('worker: sticky cache')) kill('SIGTERM');
         },
       );
       expect(r.stdout).toContain('worker: task queue');
+      expect(r.stdout).toContain('worker: ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted (sandbox/tests only)');
       // The sizing variables reach Worker.create; the unset one keeps the SDK's default.
       expect(r.stdout).toContain('worker: sticky cache 500 workflows, 40 workflow tasks and 64 activities at once');
       expect(r.stdout).toContain('worker: stopped');

@@ -114,6 +114,8 @@ export async function startProfileEnv(
     callbackTimeoutMs: 15_000,
     // Every job's assets stay valid for the whole run.
     assetUrlTtlMs: 3_600_000,
+    // The receivers listen on loopback.
+    allowPrivateUrls: true,
   });
   const taskQueue = `bench-${profile.name}-${workerConfig}-${randomUUID().slice(0, 8)}`;
   try {

@@ -23,8 +23,9 @@ export interface PeerReport {
 }
 
 const config = JSON.parse(process.env.BENCH_PEER_CONFIG ?? '{}') as PeerConfig;
-const video = new VideoClient({ baseUrl: config.video.baseUrl, apiKey: config.video.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: config.httpTimeoutMs });
-const review = new ReviewClient({ baseUrl: config.review.baseUrl, accessToken: config.review.accessToken, timeoutMs: config.httpTimeoutMs });
+const video = new VideoClient({ baseUrl: config.video.baseUrl, apiKey: config.video.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
+// The peer's callback receiver listens on loopback.
+const review = new ReviewClient({ baseUrl: config.review.baseUrl, accessToken: config.review.accessToken, timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
 const receiver = await startPeerReceiver();
 let peakRssBytes = process.memoryUsage.rss();
 const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 100);

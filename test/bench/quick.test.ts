@@ -22,11 +22,12 @@ describe('the plain-script peer against the sandbox', () => {
   let receiver: PeerReceiver;
   let clients: { video: VideoClient; review: ReviewClient };
   beforeAll(async () => {
-    sandbox = await startSandbox({ reviewDurationMs: 150, videoDurationMs: 300 });
+    // The peer's receiver listens on loopback.
+    sandbox = await startSandbox({ reviewDurationMs: 150, videoDurationMs: 300, allowPrivateUrls: true });
     receiver = await startPeerReceiver();
     clients = {
-      video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 5_000 }),
-      review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 5_000 }),
+      video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 5_000, allowPrivateUrls: true }),
+      review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 5_000, allowPrivateUrls: true }),
     };
   });
   afterAll(async () => {
