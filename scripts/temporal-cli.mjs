@@ -7,9 +7,10 @@
 //   4. `go install` of the CLI module from the Go module proxy;
 //   5. nothing: the SDK's own download (TestWorkflowEnvironment.createLocal) is the last resort.
 // Usable as a script (`node scripts/temporal-cli.mjs [--print-path] [--quiet-if-found]`) and as a
-// module (`locateTemporalCli()`), so tests, the demo and benchmarks share one answer.
+// module (`locateTemporalCli()`). The script records what it found in .temporal-cli/located.json, which
+// the package's dev-server helper (src/dev/) reads: `npm test`, `npm run demo` and `npm run bench` run it first.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +115,10 @@ export function locateTemporalCli() {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const cli = locateTemporalCli();
+    if (cli.path) {
+      mkdirSync(join(projectRoot, '.temporal-cli'), { recursive: true });
+      writeFileSync(join(projectRoot, '.temporal-cli', 'located.json'), `${JSON.stringify({ path: cli.path, version: cli.version })}\n`);
+    }
     if (process.argv.includes('--print-path')) {
       if (!cli.path) process.exit(1);
       console.log(cli.path);

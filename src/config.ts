@@ -2,7 +2,7 @@
 // in the clients built from it: never in workflow input, history, logs or error messages.
 import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
-import { hostOf, nonPublicHostReason } from './services/url-rules.js';
+import { hostOf, nonPublicHostReason } from './model/url-rules.js';
 
 const nonEmpty = z.string().trim().min(1);
 const httpUrl = z

@@ -1,10 +1,9 @@
 // The package root, for callers that start, watch or cancel runs: the client helpers, the input and
 // result types, the signals and queries, the failure type names, and configuration helpers.
 export * from './client/index.js';
-export { FailureType } from './failure-types.js';
+export { FailureType } from './model/failure-types.js';
 export {
   DEFAULT_TIMING,
-  describeProblems,
   reviewThenGenerateInputSchema,
   timingSchema,
   validateReviewThenGenerateInput,
@@ -45,7 +44,8 @@ export {
   type VideoServiceConfig,
   type WorkerTuning,
 } from './config.js';
-export { RequestValidationError, ServiceError, type ValidationIssue } from './services/errors.js';
+export { ServiceError } from './services/errors.js';
+export { RequestValidationError, type ValidationIssue } from './model/validation.js';
 
 /** The task queue of our standalone worker; in your own worker, use your own queue. */
 export const DEFAULT_TASK_QUEUE = 'video-generation';

@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReviewClient } from '../../src/services/review/client.js';
-import { isFinalReviewStatus, type ReviewTask } from '../../src/services/review/schemas.js';
+import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';
 import type { VideoClient } from '../../src/services/video/client.js';
-import { isFinalVideoStatus, type VideoTask } from '../../src/services/video/schemas.js';
+import { isFinalVideoStatus, type VideoTask } from '../../src/model/video/schemas.js';
 import { jobInput, type BenchJob, type Mode } from '../profiles.js';
 
 export interface PeerTiming {

@@ -1,8 +1,9 @@
 // Client errors -> ApplicationFailure. Final errors (validation, 400, 401) are non-retryable with the
 // design's failure types; transient ones are retryable, carrying the delay the service asked for.
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType, InternalFailureType } from '../failure-types.js';
-import { RequestValidationError, ServiceError } from '../services/errors.js';
+import { FailureType, InternalFailureType } from '../model/failure-types.js';
+import { ServiceError } from '../services/errors.js';
+import { RequestValidationError } from '../model/validation.js';
 
 type Phase = 'review.submit' | 'review.query' | 'video.create' | 'video.query' | 'video.cancel';
 

@@ -4,12 +4,12 @@
 // kept in the heartbeat details, an outcome that may have created a task is CreateAmbiguous); a query is
 // one request per attempt, and the retry policy carries the polling with the delay each attempt sets.
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../failure-types.js';
+import { FailureType } from '../model/failure-types.js';
 import { malformedResponseError } from '../services/classify.js';
 import type { VideoClient } from '../services/video/client.js';
 import type { JsonObject } from '../services/video/gateway.js';
-import { GATEWAY_ENDPOINTS, gatewayOperation, type GatewayEndpointName, type GatewayParam } from '../services/video/gateway-endpoints.js';
-import { queryEndpointOf, readGatewayTask, TASK_ADAPTERS, type GatewayTaskEntryPoint, type GatewayTaskView } from '../services/video/gateway-adapters.js';
+import { GATEWAY_ENDPOINTS, gatewayOperation, type GatewayEndpointName, type GatewayParam } from '../model/video/gateway-endpoints.js';
+import { queryEndpointOf, readGatewayTask, TASK_ADAPTERS, type GatewayTaskEntryPoint, type GatewayTaskView } from '../model/video/gateway-adapters.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createAtMostOnce, pollOnce, type PollInput } from './task-protocol.js';
 

@@ -1,13 +1,13 @@
 // Activities of ReviewThenGenerate, created by a factory that receives their dependencies (clients and
 // callback settings); nothing is read from the environment here. Names carry the `rtg` prefix so they
 // cannot clash with the activities of a user's own worker.
-import { buildCallbackUrl, type CallbackKind } from '../callbacks/signing.js';
-import { FailureType } from '../failure-types.js';
+import { buildCallbackUrl, type CallbackKind } from '../callback-signing.js';
+import { FailureType } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReviewClient } from '../services/review/client.js';
-import { isFinalReviewStatus, type ReviewSubmitBody, type ReviewTask } from '../services/review/schemas.js';
+import { isFinalReviewStatus, type ReviewSubmitBody, type ReviewTask } from '../model/review/schemas.js';
 import type { VideoClient } from '../services/video/client.js';
-import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../services/video/schemas.js';
+import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../model/video/schemas.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createGatewayActivities } from './gateway.js';

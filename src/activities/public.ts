@@ -28,7 +28,8 @@ export {
 } from './gateway.js';
 export { ReviewClient } from '../services/review/client.js';
 export { VideoClient } from '../services/video/client.js';
-export { RequestValidationError, ServiceError } from '../services/errors.js';
+export { ServiceError } from '../services/errors.js';
+export { RequestValidationError } from '../model/validation.js';
 export type { ReviewServiceConfig, VideoServiceConfig } from '../config.js';
 
 /** Explicit service settings; the optional fields take the same defaults as the environment variables. */

@@ -7,7 +7,7 @@
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { InternalFailureType } from '../failure-types.js';
+import { InternalFailureType } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
 

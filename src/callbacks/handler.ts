@@ -6,7 +6,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { requestTarget } from '../request-target.js';
 import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
 import { callbackSignalFrom } from './payload.js';
-import { verifyCallbackSignature, type CallbackKind } from './signing.js';
+import { verifyCallbackSignature, type CallbackKind } from '../callback-signing.js';
 
 export interface CallbackHandlerOptions {
   client: Client;

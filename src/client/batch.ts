@@ -3,7 +3,7 @@
 // job (a repeated start returns the existing batch).
 import { basename } from 'node:path';
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { ValidationIssue } from '../services/errors.js';
+import type { ValidationIssue } from '../model/validation.js';
 import {
   BATCH_DEFAULTS,
   BATCH_WORKFLOW_TYPE,

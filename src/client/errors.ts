@@ -1,6 +1,6 @@
 // Errors of the client helpers: each says what happened and what the caller can do, and carries the data
 // a program needs (problems, the existing run) so the CLI can map it to an exit code.
-import type { ValidationIssue } from '../services/errors.js';
+import type { ValidationIssue } from '../model/validation.js';
 
 /** The input was refused before anything was sent to Temporal: no workflow exists for it. */
 export class InvalidJobInputError extends Error {

@@ -18,7 +18,7 @@ import { BatchId, ReviewStage, VideoModel } from '../workflows/search-attributes
 import { describeRun, type RunDescription } from './describe.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { inputFingerprint } from './fingerprint.js';
-import { jobMetadata } from './job-metadata.js';
+import { jobMetadata } from '../model/job-metadata.js';
 
 export const JOB_WORKFLOW_TYPE = 'ReviewThenGenerate';
 

@@ -2,7 +2,7 @@
 // our search attributes registered. Used by the demo, the tests and the benchmarks; never by production.
 import { createServer } from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { locateTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { temporalCli } from './temporal-cli.js';
 import { allSearchAttributes } from '../workflows/search-attributes.js';
 
 export interface DevServer {
@@ -27,7 +27,7 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 export async function startDevServer(opts: { ui?: boolean; dbFilename?: string; port?: number; extraArgs?: string[] } = {}): Promise<DevServer> {
-  const cli = locateTemporalCli();
+  const cli = temporalCli();
   const uiPort = opts.ui ? await freePort() : undefined;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -49,7 +49,7 @@ export async function startDevServer(opts: { ui?: boolean; dbFilename?: string; 
     address: env.address,
     uiUrl: uiPort ? `http://127.0.0.1:${uiPort}` : undefined,
     namespace: env.namespace ?? 'default',
-    cliVersion: cli.version ?? 'downloaded by the SDK',
+    cliVersion: cli.version ?? (cli.path ? `the CLI at ${cli.path}` : 'downloaded by the SDK'),
     teardown: () => env.teardown(),
   };
 }

@@ -46,25 +46,3 @@ export class ServiceError extends Error {
     this.responseBody = init.responseBody;
   }
 }
-
-export interface ValidationIssue {
-  /** Path of the offending field, e.g. 'content[2].image_url.url'. */
-  field: string;
-  /** The rule of the spec that was broken, in words. */
-  rule: string;
-}
-
-export function formatIssues(issues: ValidationIssue[]): string {
-  return issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
-}
-
-/** Thrown before anything is sent: the request breaks a rule of the spec. */
-export class RequestValidationError extends Error {
-  override readonly name = 'RequestValidationError';
-  readonly issues: ValidationIssue[];
-
-  constructor(operation: string, issues: ValidationIssue[]) {
-    super(`${operation} rejected before sending (fix the request): ${formatIssues(issues)}`);
-    this.issues = issues;
-  }
-}

@@ -3,7 +3,7 @@
 // that no task was made, so a batch is sent again only when the job opted in (`resubmitOnAmbiguity`).
 // Without it the run waits for a callback naming the task, and fails with SubmitUnconfirmed if none comes.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, InternalFailureType } from '../failure-types.js';
+import { FailureType, InternalFailureType } from '../model/failure-types.js';
 
 /** How many ambiguous answers a job that opted in to resubmitting accepts before giving up. */
 export const MAX_AMBIGUOUS_SUBMITS = 3;

@@ -3,8 +3,9 @@
 // reads JSON Lines files, and the client helpers.
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
-import { lazy } from '../services/lazy.js';
-import { describeProblems, validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
+import { lazy } from '../model/lazy.js';
+import { formatIssues } from '../model/validation.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
 
 export const BATCH_WORKFLOW_TYPE = 'ReviewThenGenerateBatch';
 
@@ -54,7 +55,7 @@ export function parseBatchJob(value: unknown): ParsedBatchJob {
     input = (value as { input?: unknown }).input;
   }
   const validation = validateReviewThenGenerateInput(input);
-  const problems = [...wrapperProblems, ...(validation.ok ? [] : [describeProblems(validation.problems)])];
+  const problems = [...wrapperProblems, ...(validation.ok ? [] : [formatIssues(validation.problems)])];
   if (problems.length > 0 || !validation.ok) return { ok: false, problem: problems.join('; ') };
   return { ok: true, key, input: input as ReviewThenGenerateInput, job: validation.job };
 }

@@ -20,8 +20,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
 import type { BatchActivities, JobLine } from '../activities/batch.js';
-import { jobMetadata } from '../client/job-metadata.js';
-import { FailureType } from '../failure-types.js';
+import { jobMetadata } from '../model/job-metadata.js';
+import { FailureType } from '../model/failure-types.js';
 import {
   BATCH_DEFAULTS,
   batchProgressQuery,

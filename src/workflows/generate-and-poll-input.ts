@@ -1,10 +1,10 @@
 // The GenerateAndPoll input and its validation. Pure and deterministic: the workflow runs it first, and a
 // caller can run it before starting. Every problem is reported at once, naming the field and the rule.
 import { z } from 'zod';
-import { lazy } from '../services/lazy.js';
-import type { ValidationIssue } from '../services/errors.js';
-import { GATEWAY_TASK_ENTRY_POINTS, TASK_ADAPTERS, type GatewayTaskEntryPoint } from '../services/video/gateway-adapters.js';
-import { validateGatewayBody } from '../services/video/gateway-schemas.js';
+import { lazy } from '../model/lazy.js';
+import type { ValidationIssue } from '../model/validation.js';
+import { GATEWAY_TASK_ENTRY_POINTS, TASK_ADAPTERS, type GatewayTaskEntryPoint } from '../model/video/gateway-adapters.js';
+import { validateGatewayBody } from '../model/video/gateway-schemas.js';
 
 export const GENERATE_AND_POLL_DEFAULT_TIMING = {
   /** Delay between two queries of a task that is not final. */

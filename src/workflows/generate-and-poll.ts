@@ -5,8 +5,9 @@
 import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
-import { FailureType, InternalFailureType } from '../failure-types.js';
-import type { GatewayTaskEntryPoint, TaskReading } from '../services/video/gateway-adapters.js';
+import { FailureType, InternalFailureType } from '../model/failure-types.js';
+import { formatIssues } from '../model/validation.js';
+import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
 import { validateGenerateAndPollInput, type GenerateAndPollInput, type GenerateAndPollJob, type GenerateAndPollTiming } from './generate-and-poll-input.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 
@@ -66,7 +67,7 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   if (!validation.ok) {
     const failure = ApplicationFailure.create({
       type: FailureType.InvalidInput,
-      message: `invalid input: ${validation.problems.map((p) => `${p.field}: ${p.rule}`).join('; ')}`,
+      message: `invalid input: ${formatIssues(validation.problems)}`,
       nonRetryable: true,
       details: [{ problems: validation.problems }],
     });

@@ -2,8 +2,8 @@
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
 import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
 import type { VideoTaskSummary } from '../activities/index.js';
-import { FailureType } from '../failure-types.js';
-import type { ContentItem, CreateTaskBody } from '../services/video/schemas.js';
+import { FailureType } from '../model/failure-types.js';
+import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';

@@ -1,12 +1,12 @@
 // The ReviewThenGenerate input (design: public contract) and its validation. Pure and deterministic:
 // the same code runs in the workflow (first thing it does) and in the client helper (before starting).
 import { z } from 'zod';
-import { lazy } from '../services/lazy.js';
-import type { ValidationIssue } from '../services/errors.js';
-import { isHttpUrl, nonPublicUrlReason } from '../services/url-rules.js';
-import { fieldPath } from '../services/validation.js';
-import { validateCreateTaskBody, type CreateTaskBody } from '../services/video/schemas.js';
-import { assetTypeOf, planReviewBatches } from '../services/review/schemas.js';
+import { lazy } from '../model/lazy.js';
+import type { ValidationIssue } from '../model/validation.js';
+import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
+import { fieldPath } from '../model/validation.js';
+import { validateCreateTaskBody, type CreateTaskBody } from '../model/video/schemas.js';
+import { assetTypeOf, planReviewBatches } from '../model/review/schemas.js';
 
 export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
 
@@ -211,8 +211,4 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       batchId: t.batchId,
     },
   };
-}
-
-export function describeProblems(problems: ValidationIssue[]): string {
-  return problems.map((p) => `${p.field}: ${p.rule}`).join('; ');
 }

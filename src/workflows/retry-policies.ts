@@ -1,7 +1,7 @@
 // Retry policies shared by our workflows' activities. They carry the services' rules, so callers set
 // timings per run but not these.
 import type { RetryPolicy } from '@temporalio/common';
-import { FailureType, InternalFailureType } from '../failure-types.js';
+import { FailureType, InternalFailureType } from '../model/failure-types.js';
 
 /** Submits and creates: transient errors retried with backoff; final ones and ambiguous creates never. */
 export const SUBMIT_RETRY: RetryPolicy = {

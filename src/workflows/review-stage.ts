@@ -3,7 +3,7 @@
 // every item passed.
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/index.js';
-import { FailureType } from '../failure-types.js';
+import { FailureType } from '../model/failure-types.js';
 import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed, type Ambiguity } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';

@@ -10,10 +10,11 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { FailureType } from '../failure-types.js';
+import { FailureType } from '../model/failure-types.js';
 import { progressQuery, reviewCallbackSignal, videoCallbackSignal, type ReviewThenGenerateResult, type Stage } from './definitions.js';
 import { cancelOrphans, createOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
-import { describeProblems, validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
+import { formatIssues } from '../model/validation.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { reviewAll } from './review-stage.js';
 import { RunState } from './run-state.js';
 
@@ -22,7 +23,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   if (!validation.ok) {
     throw ApplicationFailure.create({
       type: FailureType.InvalidInput,
-      message: `invalid input: ${describeProblems(validation.problems)}`,
+      message: `invalid input: ${formatIssues(validation.problems)}`,
       nonRetryable: true,
       details: [{ problems: validation.problems }],
     });

@@ -8,7 +8,7 @@
 import { ApplicationFailure, RetryState } from '@temporalio/common';
 import { ActivityFailure, CancellationScope, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
 import type { RetryAfterRaised } from '../activities/task-protocol.js';
-import { InternalFailureType } from '../failure-types.js';
+import { InternalFailureType } from '../model/failure-types.js';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { buildCallbackUrl } from '../../src/callbacks/signing.js';
+import { buildCallbackUrl } from '../../src/callback-signing.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
 import { sendRaw } from '../properties/raw-http.js';
 

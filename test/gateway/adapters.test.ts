@@ -1,8 +1,8 @@
 // The task adapters are data: each entry point reads its public-API shape first and common wrappings
 // next; a state nobody listed is unknown (never final); every entry point's query path exists.
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_ENDPOINTS } from '../../src/services/video/gateway-endpoints.js';
-import { GATEWAY_TASK_ENTRY_POINTS, queryEndpointOf, readGatewayTask, TASK_ADAPTERS } from '../../src/services/video/gateway-adapters.js';
+import { GATEWAY_ENDPOINTS } from '../../src/model/video/gateway-endpoints.js';
+import { GATEWAY_TASK_ENTRY_POINTS, queryEndpointOf, readGatewayTask, TASK_ADAPTERS } from '../../src/model/video/gateway-adapters.js';
 
 describe('readGatewayTask', () => {
   it('reads each entry point in the shape of the public API of its path', () => {

@@ -5,10 +5,11 @@
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditRequestLog, startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
-import { RequestValidationError, ServiceError } from '../../src/services/errors.js';
+import { ServiceError } from '../../src/services/errors.js';
+import { RequestValidationError } from '../../src/model/validation.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayResponse } from '../../src/services/video/gateway.js';
-import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS, type GatewayEndpointName } from '../../src/services/video/gateway-endpoints.js';
+import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS, type GatewayEndpointName } from '../../src/model/video/gateway-endpoints.js';
 
 let sb: Sandbox;
 let video: VideoClient;

@@ -15,7 +15,7 @@ import type { GatewayCallInput } from '../../src/activities/gateway.js';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import type { GatewayTaskEntryPoint } from '../../src/services/video/gateway-adapters.js';
+import type { GatewayTaskEntryPoint } from '../../src/model/video/gateway-adapters.js';
 import { generateAndPollProgressQuery, type GenerateAndPollResult } from '../../src/workflows/generate-and-poll.js';
 import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';

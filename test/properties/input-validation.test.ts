@@ -7,7 +7,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FailureType } from '../../src/failure-types.js';
+import { FailureType } from '../../src/model/failure-types.js';
 import type { Progress } from '../../src/workflows/definitions.js';
 import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { startStack, workflowBundle, type Stack } from '../support/stack.js';

@@ -10,7 +10,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { buildCallbackUrl } from '../../src/callbacks/signing.js';
+import { buildCallbackUrl } from '../../src/callback-signing.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
 import { sendRaw } from './raw-http.js';
 import { finishSignal, receivedQuery, type signalRecorder } from './signal-recorder-workflow.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRequestLog, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
-import { isFinalReviewStatus, type ReviewTask } from '../../src/services/review/schemas.js';
+import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { caught } from './support/configs.js';
 

@@ -2,12 +2,12 @@
 // spec: an item passes only with submit_review_status === 1, and only asset_url is exposed as the address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewClient } from '../../src/services/review/client.js';
-import { assetTypeOf, isFinalReviewStatus, normalizeReviewTask, planReviewBatches } from '../../src/services/review/schemas.js';
-import { RequestValidationError } from '../../src/services/errors.js';
+import { assetTypeOf, isFinalReviewStatus, normalizeReviewTask, planReviewBatches } from '../../src/model/review/schemas.js';
+import { RequestValidationError } from '../../src/model/validation.js';
 import { parseRetryAfter } from '../../src/services/retry-after.js';
-import { nonPublicHostReason } from '../../src/services/url-rules.js';
+import { nonPublicHostReason } from '../../src/model/url-rules.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { isFinalVideoStatus, mediaUrlsOf, normalizeVideoTask, validateCreateTaskBody } from '../../src/services/video/schemas.js';
+import { isFinalVideoStatus, mediaUrlsOf, normalizeVideoTask, validateCreateTaskBody } from '../../src/model/video/schemas.js';
 import { reviewConfig, videoConfig } from './support/configs.js';
 import { json, startTestServer, type TestServer } from './support/test-server.js';
 

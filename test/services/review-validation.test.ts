@@ -2,9 +2,9 @@
 // sending: each case shows the field and the rule, and a real local server proves that no request (not
 // even a connection) left the process.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/services/errors.js';
+import { RequestValidationError } from '../../src/model/validation.js';
 import { ReviewClient } from '../../src/services/review/client.js';
-import type { ReviewSubmitBody } from '../../src/services/review/schemas.js';
+import type { ReviewSubmitBody } from '../../src/model/review/schemas.js';
 import { caught, reviewConfig } from './support/configs.js';
 import { PRIVATE_HOSTS } from './support/private-hosts.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -4,11 +4,11 @@
 // address never leaves the client; with allowPrivateUrls on both sides it goes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRequestLog, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { RequestValidationError } from '../../src/services/errors.js';
+import { RequestValidationError } from '../../src/model/validation.js';
 import { ReviewClient } from '../../src/services/review/client.js';
-import { isFinalReviewStatus, type ReviewTask } from '../../src/services/review/schemas.js';
+import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import type { CreateTaskBody } from '../../src/services/video/schemas.js';
+import type { CreateTaskBody } from '../../src/model/video/schemas.js';
 import { caught } from './support/configs.js';
 
 let strict: Sandbox;

@@ -2,9 +2,9 @@
 // before sending: each case shows the field and the rule, and a real local server proves that no request
 // (not even a connection) left the process.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RequestValidationError } from '../../src/services/errors.js';
+import { RequestValidationError } from '../../src/model/validation.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import type { CreateTaskBody } from '../../src/services/video/schemas.js';
+import type { CreateTaskBody } from '../../src/model/video/schemas.js';
 import { caught, videoConfig } from './support/configs.js';
 import { PRIVATE_HOSTS } from './support/private-hosts.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

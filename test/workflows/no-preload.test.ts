@@ -4,7 +4,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { FailureType } from '../../src/failure-types.js';
+import { FailureType } from '../../src/model/failure-types.js';
 import { countOps, imageJob, withStack, type Stack } from '../support/stack.js';
 
 let stack: Stack;

@@ -3,10 +3,10 @@
 import type { ReviewServiceConfig } from '../../config.js';
 import { httpStatusError, malformedResponseError, type CallContext } from '../classify.js';
 import { assertServiceConfig } from '../config-guard.js';
-import { RequestValidationError } from '../errors.js';
+import { RequestValidationError } from '../../model/validation.js';
 import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
-import { asRecord } from '../lenient.js';
-import { pathParam } from '../path-param.js';
+import { asRecord } from '../../model/lenient.js';
+import { pathParam } from '../../model/path-param.js';
 import { parseRetryAfter } from '../retry-after.js';
 import {
   normalizeReviewTask,
@@ -15,7 +15,7 @@ import {
   type ReviewSubmitBody,
   type ReviewTask,
   type ReviewTaskStatus,
-} from './schemas.js';
+} from '../../model/review/schemas.js';
 import { newTrackId } from './track-id.js';
 
 export interface ReviewSubmitAccepted {

@@ -4,14 +4,14 @@
 import type { VideoServiceConfig } from '../../config.js';
 import { malformedResponseError } from '../classify.js';
 import { assertServiceConfig } from '../config-guard.js';
-import { RequestValidationError } from '../errors.js';
+import { RequestValidationError } from '../../model/validation.js';
 import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
-import { asRecord } from '../lenient.js';
-import { pathParam } from '../path-param.js';
+import { asRecord } from '../../model/lenient.js';
+import { pathParam } from '../../model/path-param.js';
 import { parseRetryAfter } from '../retry-after.js';
 import { GatewayCaller, type GatewayCallOptions, type GatewayClientOptions, type GatewayRequest, type GatewayResponse, type JsonObject, type MultipartBody } from './gateway.js';
-import type { GatewayEndpointName } from './gateway-endpoints.js';
-import { createTaskResponseSchema, normalizeVideoTask, validateCreateTaskBody, type CreateTaskBody, type VideoTask } from './schemas.js';
+import type { GatewayEndpointName } from '../../model/video/gateway-endpoints.js';
+import { createTaskResponseSchema, normalizeVideoTask, validateCreateTaskBody, type CreateTaskBody, type VideoTask } from '../../model/video/schemas.js';
 
 export class VideoClient {
   // A true private field: the key does not show in util.inspect or JSON.stringify of the client.

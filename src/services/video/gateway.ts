@@ -3,10 +3,10 @@
 // accepted; the well-known schema on request), then sent through the client's own request helper, so the
 // bearer auth, deadline and ServiceError classification are the native API's. The answer is kept whole.
 import { FormData as UndiciFormData } from 'undici';
-import { RequestValidationError } from '../errors.js';
+import { RequestValidationError } from '../../model/validation.js';
 import { isFormData, type HttpMethod, type HttpResponse } from '../http.js';
-import { DEFAULT_VENDOR_B_QUERY_PATH, fillPath, GATEWAY_ENDPOINTS, gatewayOperation, isGatewayEndpointName, templateParams, type GatewayEndpointName, type GatewayParam } from './gateway-endpoints.js';
-import { validateGatewayBody, validateGatewayForm } from './gateway-schemas.js';
+import { DEFAULT_VENDOR_B_QUERY_PATH, fillPath, GATEWAY_ENDPOINTS, gatewayOperation, isGatewayEndpointName, templateParams, type GatewayEndpointName, type GatewayParam } from '../../model/video/gateway-endpoints.js';
+import { validateGatewayBody, validateGatewayForm } from '../../model/video/gateway-schemas.js';
 
 export type JsonObject = Record<string, unknown>;
 /** A FormData of undici or of Node's globals (the same implementation). */

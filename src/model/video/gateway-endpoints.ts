@@ -1,7 +1,7 @@
 // The other entry points of the video generation service ({base_url}), as data: the spec gives their
 // method and path only ("Other entry points"), so every call shares the native API's bearer auth,
 // deadline and error classification, and only the path differs. Pure: workflow code imports the names.
-import { RequestValidationError } from '../errors.js';
+import { RequestValidationError } from '../validation.js';
 import { pathParam } from '../path-param.js';
 
 export type GatewayArea = 'video' | 'text' | 'image';

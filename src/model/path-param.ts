@@ -1,5 +1,5 @@
 // Path parameters: required, non-empty, and always percent-encoded so an id can never change the path.
-import { RequestValidationError } from './errors.js';
+import { RequestValidationError } from './validation.js';
 
 export function pathParam(operation: string, field: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {

@@ -1,7 +1,7 @@
 // Wire types of the asset review service's submit body, with the spec's rules as zod checks so that the
 // schema is both the type (z.infer) and the validator. Pure: workflow code imports this module.
 import { z } from 'zod';
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../validation.js';
 import { asRecord } from '../lenient.js';
 import { isHttpUrl, nonPublicUrlReason, type UrlOptions } from '../url-rules.js';
 import { lazy } from '../lazy.js';

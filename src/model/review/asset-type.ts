@@ -1,6 +1,6 @@
 // Media type from the URL extension (spec: media rules for submit) and the batching of URLs for review.
 // Pure: workflow code plans its review batches with this.
-import { RequestValidationError } from '../errors.js';
+import { RequestValidationError } from '../validation.js';
 
 export type AssetType = 'Image' | 'Video' | 'Audio';
 export const ASSET_TYPES = ['Image', 'Video', 'Audio'] as const;
