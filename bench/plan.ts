@@ -76,7 +76,7 @@ export const FULL: Plan = {
   baseline: {
     file: 'bench/results/2026-11-21-before-preload.json',
     change:
-      'early review callbacks kept instead of dropped (src/workflows/run-state.ts); zod schemas built on first use (src/services/lazy.ts) and the workflow modules preloaded once per worker thread (`workflowPreloadModules`)',
+      'early review callbacks kept instead of dropped (src/workflows/run-state.ts); zod schemas built on first use (the lazy module, now src/model/lazy.ts) and the workflow modules preloaded once per worker thread (`workflowPreloadModules`)',
   },
 };
 

@@ -1,4 +1,4 @@
-// Screenshots of the Temporal Web UI for the README (docs/images/): the workflow list and one workflow
+// Screenshots of the Temporal Web UI for docs/web-ui.md (docs/images/): the workflow list and one workflow
 // page, showing each run's summary and stage. Starts its own dev server (with the UI), the sandbox, the
 // callback receiver and a worker; runs a few jobs (one held in "generating", one rejected, a small batch);
 // then photographs the UI with Debian's headless Chromium and stops everything.

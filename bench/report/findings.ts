@@ -54,7 +54,7 @@ export function computeFindings(r: BenchResults): string[] {
       `**Workflow modules are loaded once per worker thread.** With \`reuseV8Context\` the SDK evaluates a bundle's modules again for every workflow run unless they are preloaded. ` +
         `The trivial workflow took ${r1(onPackage.cpu.worker.value)} ms of worker CPU per run on the package's bundle preloaded as our worker does it (\`workflowPreloadModules\`, ${r1(onPackage.throughput.value)} runs/s)${without}, ` +
         `against ${r1(alone.cpu.worker.value)} ms on its own bundle (${r1(alone.throughput.value)} runs/s).${jobs} ` +
-        'Preloading is possible because every zod schema is built on first use inside a closure (src/services/lazy.ts): the SDK deep-freezes what preloaded modules export, and zod schemas do not survive freezing. ' +
+        'Preloading is possible because every zod schema is built on first use inside a closure (src/model/lazy.ts): the SDK deep-freezes what preloaded modules export, and zod schemas do not survive freezing. ' +
         'A worker that only sets `workflowsPath` still works; it pays the difference on every run, and after every cache eviction.',
     );
   }

@@ -1,5 +1,5 @@
-// The job can be started without our code: the README's `temporal workflow start` command, run through the
-// real Temporal CLI binary with the README's JSON, completes against the sandbox, and a repeated start with
+// The job can be started without our code: the `temporal workflow start` command of docs/starting-jobs.md, run through the
+// real Temporal CLI binary with its JSON, completes against the sandbox, and a repeated start with
 // the same workflow id returns the same run.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.stop());
 
-/** The README's command, with this test's server, task queue and id. */
+/** That command, with this test's server, task queue and id. */
 function readmeCommand(workflowId: string, taskQueue: string): string[] {
   return [
     'workflow', 'start',
@@ -41,7 +41,7 @@ function readmeCommand(workflowId: string, taskQueue: string): string[] {
 }
 
 describe('temporal workflow start (real Temporal CLI)', () => {
-  it("completes a job from the README's JSON, and a repeated start returns the same run", async () => {
+  it("completes a job from the documented JSON, and a repeated start returns the same run", async () => {
     const cli = locateTemporalCli();
     expect(cli.path, 'the Temporal CLI binary (node scripts/temporal-cli.mjs installs it)').toBeTruthy();
     stack.sandbox.reset();
