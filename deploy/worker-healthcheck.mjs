@@ -12,8 +12,8 @@ const MAX_POLL_AGE_MS = 150_000; // a long poll lasts up to ~70 s
 const taskQueue = process.env.TEMPORAL_TASK_QUEUE || 'video-generation';
 const host = os.hostname();
 
-// Same precedence as src/temporal-connection.ts: an envconfig profile (API key, TLS) as the base, and
-// TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE from the environment win.
+// Same precedence as src/temporal/client-connection.ts: an envconfig profile (API key, TLS) as the base,
+// and TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE from the environment win.
 function connectConfig() {
   let base = {};
   try {

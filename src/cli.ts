@@ -3,7 +3,7 @@
 // shell or a script. Text for people, --json for scripts, documented exit codes.
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { BusinessKeyConflictError, InvalidJobInputError } from './client/errors.js';
-import { ConfigError } from './config.js';
+import { ConfigError, TEMPORAL_DEFAULTS } from './config.js';
 import { batch } from './cli/commands/batch.js';
 import { cancel } from './cli/commands/cancel.js';
 import { commandContext, type Command } from './cli/commands/context.js';
@@ -27,7 +27,7 @@ Run review-video <command> --help for its options. Every command takes --json (o
 stdout for scripts), --address and --namespace.
 
 Environment: TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (else the temporal.toml profile's, else
-localhost:7233 and default), TEMPORAL_TASK_QUEUE (video-generation), and @temporalio/envconfig's
+${TEMPORAL_DEFAULTS.address} and ${TEMPORAL_DEFAULTS.namespace}), TEMPORAL_TASK_QUEUE (${TEMPORAL_DEFAULTS.taskQueue}), and @temporalio/envconfig's
 TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE.
 
 ${EXIT_CODES_HELP}`;

@@ -4,6 +4,13 @@ import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
 import { hostOf, nonPublicHostReason } from './model/url-rules.js';
 
+/** The defaults of the design's configuration table: the schemas below and the explicit options read them. */
+export const TEMPORAL_DEFAULTS = { address: 'localhost:7233', namespace: 'default', taskQueue: 'video-generation' } as const;
+/** The task queue of our standalone worker; in your own worker, use your own queue. */
+export const DEFAULT_TASK_QUEUE = TEMPORAL_DEFAULTS.taskQueue;
+/** VIDEO_CANCEL_METHOD, VIDEO_CANCEL_PATH, HTTP_TIMEOUT_MS and HTTP_MAX_CONNECTIONS (connections per service). */
+export const SERVICE_DEFAULTS = { cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 30_000, connections: 32 } as const;
+
 const nonEmpty = z.string().trim().min(1);
 const httpUrl = z
   .string()
@@ -24,9 +31,9 @@ const flag = z
 const allowPrivateUrls = flag.default(false);
 
 export const temporalConfigSchema = z.object({
-  TEMPORAL_ADDRESS: nonEmpty.default('localhost:7233'),
-  TEMPORAL_NAMESPACE: nonEmpty.default('default'),
-  TEMPORAL_TASK_QUEUE: nonEmpty.default('video-generation'),
+  TEMPORAL_ADDRESS: nonEmpty.default(TEMPORAL_DEFAULTS.address),
+  TEMPORAL_NAMESPACE: nonEmpty.default(TEMPORAL_DEFAULTS.namespace),
+  TEMPORAL_TASK_QUEUE: nonEmpty.default(TEMPORAL_DEFAULTS.taskQueue),
 });
 
 export const servicesConfigSchema = z.object({
@@ -34,14 +41,14 @@ export const servicesConfigSchema = z.object({
   VIDEO_API_KEY: nonEmpty,
   REVIEW_API_BASE_URL: httpUrl,
   REVIEW_ACCESS_TOKEN: nonEmpty,
-  VIDEO_CANCEL_METHOD: z.enum(['POST', 'DELETE', 'PUT', 'PATCH', 'GET']).default('POST'),
+  VIDEO_CANCEL_METHOD: z.enum(['POST', 'DELETE', 'PUT', 'PATCH', 'GET']).default(SERVICE_DEFAULTS.cancelMethod),
   VIDEO_CANCEL_PATH: z
     .string()
-    .default('/v1/task/cancel/{id}')
+    .default(SERVICE_DEFAULTS.cancelPath)
     .refine((p) => p.startsWith('/') && p.includes('{id}'), 'must start with / and contain {id}'),
-  HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(SERVICE_DEFAULTS.timeoutMs),
   /** Connections per service (one undici Pool each): at most this many requests to one service at once. */
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(32),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(SERVICE_DEFAULTS.connections),
 });
 
 /** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */
@@ -100,7 +107,7 @@ export type VideoServiceConfig = {
   cancelMethod: 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'GET';
   cancelPath: string;
   timeoutMs: number;
-  /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
+  /** Connections of the client's pool (default SERVICE_DEFAULTS.connections): requests beyond it wait for a free one. */
   connections?: number;
   /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
   allowPrivateUrls?: boolean;
@@ -110,7 +117,7 @@ export type ReviewServiceConfig = {
   baseUrl: string;
   accessToken: string;
   timeoutMs: number;
-  /** Connections of the client's pool (default 32): requests beyond it wait for a free one. */
+  /** Connections of the client's pool (default SERVICE_DEFAULTS.connections): requests beyond it wait for a free one. */
   connections?: number;
   /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
   allowPrivateUrls?: boolean;

@@ -4,16 +4,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from './activities/index.js';
 import { startCallbackServer } from './callbacks/server.js';
+import { DEFAULT_TASK_QUEUE } from './config.js';
 import { startDevServer } from './dev/temporal-dev-server.js';
+import { ReviewVideoPlugin } from './plugin.js';
 import { startSandbox } from './sandbox/index.js';
-import { ReviewClient } from './services/review/client.js';
-import { VideoClient } from './services/video/client.js';
 import { startReviewThenGenerate } from './client/index.js';
 import type { Progress } from './workflows/definitions.js';
 import type { ReviewThenGenerateInput } from './workflows/input.js';
-import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 const line = (p: Progress) =>
   [
@@ -40,17 +38,16 @@ async function main() {
   const receiver = await startCallbackServer({ client, secret, port: 0 });
   console.log(`callback receiver: ${receiver.url}`);
 
-  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000, allowPrivateUrls: true });
-  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000, allowPrivateUrls: true });
-  const taskQueue = 'video-generation';
-  const worker = await Worker.create({
-    connection: server.env.nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    workflowsPath,
-    bundlerOptions: { preloadModules: workflowPreloadModules },
-    activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
+  // The same plugin a user's worker takes; it closes the clients it made when the worker stops.
+  const plugin = new ReviewVideoPlugin({
+    services: {
+      video: { baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, timeoutMs: 10_000, allowPrivateUrls: true },
+      review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000, allowPrivateUrls: true },
+    },
+    callbacks: { publicUrl: receiver.url, secret },
   });
+  const taskQueue = DEFAULT_TASK_QUEUE;
+  const worker = await Worker.create({ connection: server.env.nativeConnection, namespace: server.namespace, taskQueue, plugins: [plugin] });
   const running = worker.run();
   try {
     const input: ReviewThenGenerateInput = {
@@ -98,7 +95,6 @@ async function main() {
     worker.shutdown();
     await running;
     await receiver.close();
-    await Promise.allSettled([video.close(), review.close()]);
     await sandbox.close();
     await server.teardown();
     console.log(`stopped everything in ${((Date.now() - started) / 1000).toFixed(1)} s total`);

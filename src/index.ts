@@ -1,5 +1,6 @@
 // The package root, for callers that start, watch or cancel runs: the client helpers, the input and
-// result types, the signals and queries, the failure type names, and configuration helpers.
+// result types, the signals and queries, the failure type names, configuration helpers, and the plugin
+// (which loads @temporalio/worker for types only: client-only callers still never load it).
 export * from './client/index.js';
 export { FailureType } from './model/failure-types.js';
 export {
@@ -32,8 +33,10 @@ export {
 } from './workflows/generate-and-poll-input.js';
 export { generateAndPollProgressQuery, type GenerateAndPollProgress, type GenerateAndPollResult, type GenerateAndPollStage } from './workflows/generate-and-poll.js';
 export { workflowPreloadModules, workflowsPath } from './workflows-path.js';
+export { REVIEW_VIDEO_PLUGIN_NAME, ReviewVideoPlugin, type ReviewVideoHooks, type ReviewVideoPluginOptions, type ReviewVideoSource } from './plugin.js';
 export {
   ConfigError,
+  DEFAULT_TASK_QUEUE,
   loadCallbackConfig,
   loadServicesConfig,
   loadTemporalConfig,
@@ -46,6 +49,3 @@ export {
 } from './config.js';
 export { ServiceError } from './services/errors.js';
 export { RequestValidationError, type ValidationIssue } from './model/validation.js';
-
-/** The task queue of our standalone worker; in your own worker, use your own queue. */
-export const DEFAULT_TASK_QUEUE = 'video-generation';

@@ -1,7 +1,7 @@
 // ALLOW_PRIVATE_URLS (src/config.ts): one setting, false by default, that lets loopback/private/link-local
 // media and callback addresses through. Without it a non-public CALLBACK_PUBLIC_URL is refused at start.
 import { describe, expect, it } from 'vitest';
-import { activitiesFromEnv } from '../src/activities/public.js';
+import { activitiesFromEnv } from '../src/activities/index.js';
 import { ConfigError, loadAllowPrivateUrls, loadCallbackConfig, loadServicesConfig } from '../src/config.js';
 
 const SECRET = 'cb-secret-0123456789abcdef';

@@ -1,169 +1,40 @@
-// Activities of ReviewThenGenerate, created by a factory that receives their dependencies (clients and
-// callback settings); nothing is read from the environment here. Names carry the `rtg` prefix so they
-// cannot clash with the activities of a user's own worker.
-import { buildCallbackUrl, type CallbackKind } from '../callback-signing.js';
-import { FailureType } from '../model/failure-types.js';
-import { ServiceError } from '../services/errors.js';
-import type { ReviewClient } from '../services/review/client.js';
-import { isFinalReviewStatus, type ReviewSubmitBody, type ReviewTask } from '../model/review/schemas.js';
-import type { VideoClient } from '../services/video/client.js';
-import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../model/video/schemas.js';
-import { createBatchActivities } from './batch.js';
-import { redactCallbackUrls, toApplicationFailure } from './failures.js';
-import { createGatewayActivities } from './gateway.js';
-import { createAtMostOnce, pollOnce, type PollInput, type QueryOutcome } from './task-protocol.js';
-
-export { QUERY_FAILURE_BACKOFF_MS, type PollInput } from './task-protocol.js';
-
-export interface ActivityDependencies {
-  video: VideoClient;
-  review: ReviewClient;
-  /** Where the callback receiver is reachable; undefined = no callback_url is ever sent (polling only). */
-  callbacks?: { publicUrl: string; secret: string } | undefined;
-}
-
-export interface ReviewSubmitInput {
-  workflowId: string;
-  assetType: 'Image' | 'Video' | 'Audio';
-  urls: string[];
-  groupId?: string;
-  /** '' or 'real_person' with groupId; any string without (spec: group_source). */
-  groupSource?: string;
-}
-
-export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
-  /** HTTP deadline of the blocking call: the review's own time-out, not the short per-request one. */
-  timeoutMs: number;
-  /** For the answer's `nextQueryAt`, when the answer is not final and its task must be queried. */
-  minIntervalMs: number;
-}
-
-/**
- * What a submit or create tells the workflow besides the task: whether it sent a callback address. Only
- * the worker knows (it has a callback receiver or not), and a stage that sent none polls from the start.
- */
-export interface CallbackSent {
-  callbackSent: boolean;
-}
-
-/** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */
-export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, unknown> } & QueryOutcome;
-
-export interface VideoCreateInput {
-  workflowId: string;
-  body: CreateTaskBody;
-}
-
-export type VideoTaskSummary = VideoTask & QueryOutcome;
-
-export function createActivities(deps: ActivityDependencies) {
-  /**
-   * Sent on every submit and create when the worker has a receiver, even for jobs that poll: a callback
-   * naming the task is then the way to confirm an ambiguous answer (spec: check the callback for a task id).
-   */
-  function callbackUrl(kind: CallbackKind, workflowId: string): string | undefined {
-    if (!deps.callbacks) return undefined;
-    return buildCallbackUrl(deps.callbacks.publicUrl, deps.callbacks.secret, kind, workflowId);
-  }
-
-  function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {
-    return {
-      images: input.urls,
-      asset_type: input.assetType,
-      ...(input.groupId ? { group_id: input.groupId } : {}),
-      ...(input.groupSource !== undefined ? { group_source: input.groupSource } : {}),
-    };
-  }
-
-  return {
-    ...createBatchActivities(),
-    ...createGatewayActivities(deps),
-    async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent> {
-      const body = reviewBody(input);
-      const url = callbackUrl('review', input.workflowId);
-      if (url) body.callback_url = url;
-      const callbackSent = url !== undefined;
-      // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may exist),
-      // and the workflow looks for it before resubmitting.
-      const { taskId, record } = await createAtMostOnce(
-        async () => {
-          const accepted = await deps.review.submitAsync(body);
-          return { taskId: accepted.taskId, record: accepted.status };
-        },
-        'review.submit',
-        { callbackSent },
-      );
-      return { taskId, status: record ?? 'pending', callbackSent };
-    },
-
-    /**
-     * Synchronous review of a small batch: one blocking call, at most once (it may have been received
-     * whatever went wrong after sending, and it has no callback to confirm it). Its answer may still be
-     * unfinished: then it carries the task id to query.
-     */
-    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary> {
-      const { record } = await createAtMostOnce(
-        async () => {
-          const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
-          const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0, nextQueryAt: Date.now() + input.minIntervalMs };
-          return { taskId: task.taskId ?? '', record: summary };
-        },
-        'review.submit',
-        { callbackSent: false },
-      );
-      return record!;
-    },
-
-    async rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary> {
-      const task = await pollOnce(
-        `review:${input.taskId}`,
-        input,
-        'review.query',
-        () => deps.review.getTask(input.taskId),
-        (t) => isFinalReviewStatus(t.status),
-      );
-      return { ...task, raw: redactCallbackUrls(task.raw) };
-    },
-
-    /**
-     * Creates the video task at most once per activity: the id is recorded in the heartbeat details the
-     * moment it arrives, and a retried attempt returns it. An outcome that may have created a task
-     * (500, time-out, reset, or a previous attempt that vanished mid-call) is reported as
-     * CreateAmbiguous, never retried here: the workflow decides, with the callbacks it receives.
-     */
-    async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
-      const url = callbackUrl('video', input.workflowId);
-      const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
-      const callbackSent = url !== undefined;
-      const { taskId } = await createAtMostOnce(async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }), 'video.create', { callbackSent });
-      return { taskId, callbackSent };
-    },
-
-    async rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary> {
-      const task = await pollOnce(
-        `video:${input.taskId}`,
-        input,
-        'video.query',
-        () => deps.video.getTask(input.taskId),
-        (t) => isFinalVideoStatus(t.status),
-      );
-      return { ...task, raw: redactCallbackUrls(task.raw) };
-    },
-
-    async rtgCancelVideoTask(input: { taskId: string }): Promise<{ cancelled: boolean; status?: number }> {
-      try {
-        await deps.video.cancelTask(input.taskId);
-        return { cancelled: true };
-      } catch (err) {
-        // A task that is already final cannot be cancelled: not an error for the workflow.
-        if (err instanceof ServiceError && (err.status === 404 || err.status === 409)) {
-          return { cancelled: false, status: err.status };
-        }
-        throw toApplicationFailure(err, 'video.cancel');
-      }
-    },
-  };
-}
-
-export type Activities = ReturnType<typeof createActivities>;
-export { FailureType };
+// `temporal-review-video/activities`: what a user's own worker needs to register our activities next to
+// its own (the plugin, `temporal-review-video/plugin`, does it in one line). Nothing reads the environment
+// unless the caller asks for it (`activitiesFromEnv`, `activitySettingsFromEnv`).
+export {
+  createActivities,
+  QUERY_FAILURE_BACKOFF_MS,
+  type Activities,
+  type ActivityDependencies,
+  type CallbackSettings,
+  type PollInput,
+  type ReviewSubmitInput,
+  type ReviewTaskSummary,
+  type VideoCreateInput,
+  type VideoTaskSummary,
+} from './review-then-generate.js';
+export {
+  activitiesFromEnv,
+  activitySettingsFromEnv,
+  createClients,
+  wireActivities,
+  type ActivitySettings,
+  type ActivityWiring,
+  type ServiceClients,
+  type ServicesConfig,
+} from './wiring.js';
+export {
+  createGatewayActivities,
+  type GatewayActivities,
+  type GatewayCallInput,
+  type GatewayCallResult,
+  type GatewayCreateInput,
+  type GatewayCreateResult,
+  type GatewayQueryInput,
+  type GatewayTaskSummary,
+} from './gateway.js';
+export { ReviewClient } from '../services/review/client.js';
+export { VideoClient } from '../services/video/client.js';
+export { ServiceError } from '../services/errors.js';
+export { RequestValidationError } from '../model/validation.js';
+export { SERVICE_DEFAULTS, type ReviewServiceConfig, type VideoServiceConfig } from '../config.js';

@@ -7,7 +7,7 @@
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { InternalFailureType } from '../model/failure-types.js';
+import { InternalFailureType, type RetryAfterRaised } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
 
@@ -33,12 +33,6 @@ export interface PollInput {
    * can then still pace a confirming query after stopping a poll whose attempts it never saw.
    */
   knownRetryAfterMs?: number;
-}
-
-/** Details of a RetryAfterRaised failure: the delay the service asked for, and when to query next. */
-export interface RetryAfterRaised {
-  retryAfterMs: number;
-  nextQueryAt: number;
 }
 
 /** What every query result adds: how many queries it took, and when the task may be queried next. */

@@ -1,7 +1,7 @@
 // `npm run callbacks`: the receiver as its own process, configured from the environment.
 import { Client } from '@temporalio/client';
 import { loadCallbackConfig, loadTemporalConfig } from '../config.js';
-import { connectToTemporal } from '../temporal-connection.js';
+import { connectToTemporal } from '../temporal/client-connection.js';
 import { startCallbackServer } from './server.js';
 
 async function main() {

@@ -8,13 +8,13 @@ import {
   BATCH_DEFAULTS,
   BATCH_WORKFLOW_TYPE,
   batchProgressQuery,
-  businessKeySchema,
   parseBatchJob,
   validateBatchInput,
   type BatchProgress,
   type BatchSummary,
   type ReviewThenGenerateBatchInput,
 } from '../workflows/batch-input.js';
+import { businessKeySchema } from '../workflows/input.js';
 import type { ReviewThenGenerateBatch } from '../workflows/batch.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { defaultTaskQueue } from './start.js';

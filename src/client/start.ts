@@ -10,7 +10,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { loadTemporalConfig } from '../config.js';
-import { businessKeySchema } from '../workflows/batch-input.js';
+import { businessKeySchema } from '../workflows/input.js';
 import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../workflows/definitions.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../workflows/input.js';
 import type { ReviewThenGenerate } from '../workflows/review-then-generate.js';
@@ -27,7 +27,7 @@ export interface StartJobOptions {
   businessKey: string;
   /** The design's input; validated before anything is sent. */
   input: ReviewThenGenerateInput;
-  /** Default: TEMPORAL_TASK_QUEUE, else `video-generation`. */
+  /** Default: TEMPORAL_TASK_QUEUE, else DEFAULT_TASK_QUEUE (config.ts). */
   taskQueue?: string;
   /** Allow a new run when the key's previous run did not complete successfully. Default false. */
   retryFailed?: boolean;

@@ -4,15 +4,13 @@
 // only: nothing here puts a header value into an error.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type FormData } from 'undici';
+import { SERVICE_DEFAULTS } from '../config.js';
 import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** Connections per service when the caller names none (HTTP_MAX_CONNECTIONS). */
-export const DEFAULT_CONNECTIONS = 32;
 
 export interface ServiceHttpOptions {
   service: ServiceName;
@@ -22,7 +20,7 @@ export interface ServiceHttpOptions {
   timeoutMs: number;
   /** Values to blank out of anything read from the service (the key or token of this client). */
   secrets: readonly string[];
-  /** Most sockets kept open to the service. */
+  /** Most sockets kept open to the service (default SERVICE_DEFAULTS.connections). */
   connections?: number;
 }
 
@@ -55,7 +53,7 @@ class DeadlineExceeded extends Error {}
 type BodyStream = AsyncIterable<Buffer> & { destroy(err?: Error): unknown };
 
 /** Reads the body to its end, or destroys it (closing the socket) once it passes `limit` bytes. */
-async function readBody(body: BodyStream, limit: number): Promise<{ text: string; complete: boolean }> {
+async function readResponseBody(body: BodyStream, limit: number): Promise<{ text: string; complete: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -110,7 +108,7 @@ export class ServiceHttp {
     this.secrets = options.secrets;
     // undici's own timers are a backstop; the per-call deadline below normally fires first.
     this.pool = new Pool(url.origin, {
-      connections: options.connections ?? DEFAULT_CONNECTIONS,
+      connections: options.connections ?? SERVICE_DEFAULTS.connections,
       connect: { timeout: Math.min(options.timeoutMs, 10_000) },
       headersTimeout: options.timeoutMs + 1_000,
       bodyTimeout: options.timeoutMs + 1_000,
@@ -140,11 +138,11 @@ export class ServiceHttp {
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       if (!ok) {
         // The status decides; an unreadable error body must not hide it.
-        const read = await readBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
+        const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
         const body = this.excerpt(read?.text);
         throw httpStatusError(ctx, res.statusCode, body, parseRetryAfter(res.headers['retry-after']));
       }
-      const read = await readBody(res.body, MAX_BODY_BYTES);
+      const read = await readResponseBody(res.body, MAX_BODY_BYTES);
       const text = redact(read.text, this.secrets);
       const parsed = read.complete ? parseJson(text) : { ok: false as const };
       if (!parsed.ok) {

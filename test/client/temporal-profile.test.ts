@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectClient } from '../../src/client/connect.js';
+import { connectClient } from '../../src/temporal/connect-client.js';
 import { ConfigError, loadTemporalConfig } from '../../src/config.js';
 
 const API_KEY = 'tcld-SECRET-KEY-5e1d0c';

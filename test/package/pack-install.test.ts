@@ -1,8 +1,8 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh project that has only
-// the package's declared dependencies, a worker there registering our workflows and activities next to
-// one of its own, our callback handler mounted in that project's own node:http server, one job on the
-// sandbox and the run's dev server, the installed `review-video` bin (an npm symlink), and a type-check of
-// the project with tsc --noEmit.
+// the package's declared dependencies, a worker there registering our workflows and activities through
+// the plugin next to one of its own, our callback handler mounted in that project's own node:http server,
+// one job on the sandbox and the run's dev server, the installed `review-video` bin (an npm symlink), and
+// a type-check of the project with tsc --noEmit.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,7 +112,7 @@ describe('the packed package in a fresh project', () => {
   it('contains only dist/ (with declaration files), README and package.json', () => {
     const unexpected = packedFiles.filter((p) => !(p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p.startsWith('dist/')));
     expect(unexpected).toEqual([]);
-    for (const entry of ['index', 'activities/public', 'workflows/index', 'workflows-path', 'callbacks/index', 'sandbox/index']) {
+    for (const entry of ['index', 'activities/index', 'plugin', 'workflows/index', 'workflows-path', 'callbacks/index', 'sandbox/index']) {
       expect(packedFiles).toContain(`dist/${entry}.js`);
       expect(packedFiles).toContain(`dist/${entry}.d.ts`);
     }
@@ -175,7 +175,8 @@ describe('the packed package in a fresh project', () => {
     expect(out.activityNames.own).toEqual(['myOwnActivity']);
     expect(out.activityNames.ours.length).toBeGreaterThanOrEqual(6);
     for (const name of out.activityNames.ours) expect(name).toMatch(/^rtg[A-Z]/);
-    // activitiesFromEnv builds the same set from the variables it is given, and names a missing one.
+    // activitiesFromEnv builds the same set from the variables it is given; the plugin read from an
+    // incomplete environment stops Worker.create, naming a missing variable.
     expect(out.envActivities).toEqual({ names: out.activityNames.ours, callbacksOn: true });
     expect(out.envError).toMatch(/^ConfigError: .*VIDEO_API_BASE_URL/);
 

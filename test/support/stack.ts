@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities, type Activities } from '../../src/activities/index.js';
+import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
@@ -58,6 +58,8 @@ export interface Stack {
   taskQueue: string;
   secret: string;
   clients: { video: VideoClient; review: ReviewClient };
+  /** The same services and callback address as settings, for a worker built through the plugin. */
+  activitySettings: ActivitySettings;
   start(input: ReviewThenGenerateInput, workflowId?: string): Promise<WorkflowHandle<typeof ReviewThenGenerate>>;
   handles: WorkflowHandle[];
   stop(): Promise<void>;
@@ -124,6 +126,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     taskQueue,
     secret,
     clients,
+    activitySettings: {
+      services: {
+        video: { baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, timeoutMs, allowPrivateUrls: true },
+        review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs, allowPrivateUrls: true },
+      },
+      callbacks,
+    },
     handles,
     async start(input, workflowId = `rtg-test-${randomUUID()}`) {
       const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', { taskQueue, workflowId, args: [input] });

@@ -1,6 +1,7 @@
 // `review-video batch`: starts a ReviewThenGenerateBatch and follows it (a bar on a terminal, plain lines
 // otherwise, both on stderr), then prints the summary; exit 1 when any job did not succeed.
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_TASK_QUEUE } from '../../config.js';
 import { startReviewThenGenerateBatch } from '../../client/batch.js';
 import type { BatchSummary } from '../../workflows/batch-input.js';
 import { ExitCode } from '../exit-codes.js';
@@ -19,7 +20,7 @@ plain lines otherwise, on stderr), then prints the summary on stdout. Exit 1 whe
 Options:
 ${BATCH_SOURCE_HELP}
   --id <batch-id>        the batch's workflow id (default batch-<time>-<random>); a repeated start returns it
-  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else video-generation
+  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else ${DEFAULT_TASK_QUEUE}
   --detach               start and return at once (print the batch id)
   --poll-ms <n>          progress refresh interval (default 1000)
   --address, --namespace Temporal frontend and namespace

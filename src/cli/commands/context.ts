@@ -1,7 +1,7 @@
 // What every command receives: its arguments, the output, and a lazily made Temporal client (so --help and
 // usage errors never need a server).
 import type { Client } from '@temporalio/client';
-import { connectClient, type ConnectedClient } from '../../client/connect.js';
+import { connectClient, type ConnectedClient } from '../../temporal/connect-client.js';
 import { ExitCode } from '../exit-codes.js';
 import { CliError, type Output } from '../io.js';
 

@@ -1,5 +1,6 @@
 // `review-video schedule create|list|delete`: batches started by a Temporal Schedule on a cron expression
 // or an interval; a firing while the previous batch still runs is skipped (never two at once).
+import { DEFAULT_TASK_QUEUE } from '../../config.js';
 import { createBatchSchedule, deleteBatchSchedule, listBatchSchedules } from '../../client/schedule.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, usage } from '../io.js';
@@ -18,7 +19,7 @@ create options:
   --cron <expr>          cron expression in UTC, e.g. "0 3 * * *" (repeatable)
   --every <duration>     interval, e.g. 30s, 15m, 1h
 ${BATCH_SOURCE_HELP}
-  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else video-generation
+  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else ${DEFAULT_TASK_QUEUE}
   --note <text>          shown with the schedule
   --paused               create it paused
 common:

@@ -2,6 +2,7 @@
 // existing run), optionally waiting for its result.
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { DEFAULT_TASK_QUEUE } from '../../config.js';
 import { startReviewThenGenerate } from '../../client/start.js';
 import type { ReviewThenGenerateInput } from '../../workflows/input.js';
 import { ExitCode } from '../exit-codes.js';
@@ -18,7 +19,7 @@ Options:
   --key <key>            business key: the workflow id (printable, no spaces, at most 200 characters)
   --input <json>         the job input as JSON text
   --input-file <path>    read the job input from a file, or - for standard input
-  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else video-generation
+  --task-queue <queue>   default: TEMPORAL_TASK_QUEUE, else ${DEFAULT_TASK_QUEUE}
   --retry-failed         start again when the key's previous run failed, was cancelled or timed out
   --wait                 wait for the result (exit 1 when the job did not succeed)
   --address, --namespace Temporal frontend and namespace (default: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE)

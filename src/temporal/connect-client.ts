@@ -1,8 +1,8 @@
-// A Temporal client for our processes and scripts, from the environment (TEMPORAL_ADDRESS,
-// TEMPORAL_NAMESPACE, and @temporalio/envconfig for API key / TLS / profiles).
+// A connected Temporal Client for our processes (the CLI), from the environment: TEMPORAL_ADDRESS,
+// TEMPORAL_NAMESPACE, and @temporalio/envconfig for API key / TLS / profiles.
 import { Client } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from '../config.js';
-import { connectToTemporal, unreachableMessage } from '../temporal-connection.js';
+import { connectToTemporal, unreachableMessage } from './client-connection.js';
 
 export interface ConnectedClient {
   client: Client;
@@ -16,7 +16,7 @@ export async function connectClient(env: Record<string, string | undefined> = pr
   try {
     connection = await connectToTemporal(config);
   } catch (err) {
-    throw new Error(unreachableMessage(config, err));
+    throw new Error(unreachableMessage(config, err), { cause: err });
   }
   return { client: new Client({ connection, namespace: config.namespace }), config, close: () => connection.close() };
 }

@@ -1,0 +1,96 @@
+// From settings to activities: the one path from configuration (the environment, or explicit objects) to
+// the two service clients, the callback settings and the activities built on them. Our worker, the plugin
+// and users' own workers all go through it, so a default or a check lives in one place (src/config.ts).
+import {
+  loadCallbackConfig,
+  loadServicesConfig,
+  SERVICE_DEFAULTS,
+  type CallbackConfig,
+  type ReviewServiceConfig,
+  type VideoServiceConfig,
+} from '../config.js';
+import { ReviewClient } from '../services/review/client.js';
+import { VideoClient } from '../services/video/client.js';
+import { createActivities, type Activities, type CallbackSettings } from './review-then-generate.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Explicit service settings; the optional fields take the same defaults as the environment variables. */
+export interface ServicesConfig {
+  video: Pick<VideoServiceConfig, 'baseUrl' | 'apiKey'> & Partial<Omit<VideoServiceConfig, 'baseUrl' | 'apiKey'>>;
+  review: Pick<ReviewServiceConfig, 'baseUrl' | 'accessToken'> & Partial<Omit<ReviewServiceConfig, 'baseUrl' | 'accessToken'>>;
+}
+
+/** Everything the activities need to be built: the services, and where callbacks arrive (none = polling). */
+export interface ActivitySettings {
+  services: ServicesConfig;
+  callbacks?: CallbackSettings | undefined;
+}
+
+export interface ServiceClients {
+  video: VideoClient;
+  review: ReviewClient;
+  /** Closes both clients' connection pools (call it after the worker stopped). */
+  close(): Promise<void>;
+}
+
+/** The activities with the clients they were built on; `close()` once no worker runs them any more. */
+export interface ActivityWiring {
+  /** Register these in `Worker.create({ activities: { ...activities, ...yourOwn } })`, or use the plugin. */
+  activities: Activities;
+  clients: ServiceClients;
+  callbacks: CallbackSettings | undefined;
+  close(): Promise<void>;
+}
+
+/** Callbacks need both a public address and a secret (config.ts refuses an address without one). */
+function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): CallbackSettings | undefined {
+  return c.publicUrl && c.secret ? { publicUrl: c.publicUrl, secret: c.secret } : undefined;
+}
+
+/**
+ * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET and
+ * ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
+ * variable at fault, never its value.
+ */
+export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
+  return { services: loadServicesConfig(env), callbacks: callbackSettings(loadCallbackConfig(env)) };
+}
+
+export function createClients(config: ServicesConfig): ServiceClients {
+  const video = new VideoClient({
+    baseUrl: config.video.baseUrl,
+    apiKey: config.video.apiKey,
+    cancelMethod: config.video.cancelMethod ?? SERVICE_DEFAULTS.cancelMethod,
+    cancelPath: config.video.cancelPath ?? SERVICE_DEFAULTS.cancelPath,
+    timeoutMs: config.video.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
+    connections: config.video.connections ?? SERVICE_DEFAULTS.connections,
+    allowPrivateUrls: config.video.allowPrivateUrls ?? false,
+  });
+  const review = new ReviewClient({
+    baseUrl: config.review.baseUrl,
+    accessToken: config.review.accessToken,
+    timeoutMs: config.review.timeoutMs ?? SERVICE_DEFAULTS.timeoutMs,
+    connections: config.review.connections ?? SERVICE_DEFAULTS.connections,
+    allowPrivateUrls: config.review.allowPrivateUrls ?? false,
+  });
+  return {
+    video,
+    review,
+    close: async () => {
+      await Promise.allSettled([video.close(), review.close()]);
+    },
+  };
+}
+
+/** New clients from the settings, and the activities on them. */
+export function wireActivities(settings: ActivitySettings): ActivityWiring {
+  const clients = createClients(settings.services);
+  const activities = createActivities({ video: clients.video, review: clients.review, callbacks: settings.callbacks });
+  return { activities, clients, callbacks: settings.callbacks, close: clients.close };
+}
+
+/** `wireActivities(activitySettingsFromEnv(env))`: the activities configured from the environment. */
+export function activitiesFromEnv(env: Env = process.env): ActivityWiring {
+  return wireActivities(activitySettingsFromEnv(env));
+}

@@ -1,0 +1,122 @@
+// `temporal-review-video/plugin`: `plugins: [new ReviewVideoPlugin()]` in a user's Worker.create registers
+// our workflows and activities next to theirs; in bundleWorkflowCode it adds our preloaded modules. Built on
+// @temporalio/plugin's SimplePlugin (experimental in the SDK). @temporalio/worker is imported for types
+// only, so the package root can export this without loading the worker's native module.
+import type { ClientInterceptors } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { SimplePlugin } from '@temporalio/plugin';
+import type { BundleOptions, ReplayWorkerOptions, Worker, WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
+import {
+  activitySettingsFromEnv,
+  createActivities,
+  wireActivities,
+  type Activities,
+  type ActivitySettings,
+  type ActivityWiring,
+  type CallbackSettings,
+  type ReviewClient,
+  type VideoClient,
+} from './activities/index.js';
+import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
+
+/** Where the plugin's activities get their two services. */
+export type ReviewVideoSource =
+  /** The variables of our worker (design: configuration), read when the first worker is configured. */
+  | { env?: Record<string, string | undefined> }
+  /** Explicit settings: each worker gets its own clients, closed when that worker stops. */
+  | ActivitySettings
+  /** Clients you made: shared by every worker, closed by you. */
+  | { clients: { video: VideoClient; review: ReviewClient }; callbacks?: CallbackSettings | undefined };
+
+/** Where later layers hook in (payload encryption, tracing); unset keeps the SDK's defaults. */
+export interface ReviewVideoHooks {
+  /** Merged into the data converter of every worker and client given the plugin (e.g. a payload codec). */
+  dataConverter?: DataConverter;
+  /** Appended to the interceptors of every client and worker given the plugin (e.g. OpenTelemetry). */
+  interceptors?: { client?: ClientInterceptors; worker?: WorkerInterceptors };
+}
+
+export type ReviewVideoPluginOptions = ReviewVideoSource & ReviewVideoHooks;
+
+export const REVIEW_VIDEO_PLUGIN_NAME = 'temporal-review-video';
+
+/** Our activity that finds a running worker's own clients again (the SDK keeps the function we gave it). */
+const MARKER: keyof Activities = 'rtgSubmitReview';
+
+/**
+ * Registers ReviewThenGenerate, ReviewThenGenerateBatch and GenerateAndPoll with their activities.
+ * - workflows: our module as `workflowsPath`, unless the worker has its own `workflowsPath` (which must
+ *   then re-export `temporal-review-video/workflows`) or a prebuilt `workflowBundle`;
+ * - activities: appended to the worker's own; every name starts with `rtg`;
+ * - bundler: our modules preloaded once per worker thread (see workflowPreloadModules).
+ * Given to a Client it changes nothing yet (no data converter or interceptors unless hooks are set), and
+ * reads no environment.
+ */
+export class ReviewVideoPlugin extends SimplePlugin {
+  readonly #options: ReviewVideoPluginOptions;
+  #settings: ActivitySettings | undefined;
+  /** Clients made by this plugin and not closed yet, one set per configured worker. */
+  readonly #owned = new Set<ActivityWiring>();
+
+  constructor(options: ReviewVideoPluginOptions = {}) {
+    super({
+      name: REVIEW_VIDEO_PLUGIN_NAME,
+      dataConverter: options.dataConverter,
+      clientInterceptors: options.interceptors?.client,
+      workerInterceptors: options.interceptors?.worker,
+    });
+    this.#options = options;
+  }
+
+  override configureWorker(options: WorkerOptions): WorkerOptions {
+    const configured = super.configureWorker(options);
+    const activities = { ...configured.activities, ...this.#activitiesForNewWorker() };
+    return { ...configured, ...ourWorkflows(configured), activities };
+  }
+
+  override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    const configured = super.configureReplayWorker(options);
+    return { ...configured, ...ourWorkflows(configured) };
+  }
+
+  override configureBundler(options: BundleOptions): BundleOptions {
+    const configured = super.configureBundler(options);
+    return { ...configured, preloadModules: [...(configured.preloadModules ?? []), ...workflowPreloadModules] };
+  }
+
+  /** Closes the clients made for this worker once it has stopped (after its activities drained). */
+  override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const registered = worker.options.activities.get(MARKER);
+    const mine = [...this.#owned].find((w) => w.activities[MARKER] === registered);
+    try {
+      await super.runWorker(worker, next);
+    } finally {
+      if (mine) await this.#release(mine);
+    }
+  }
+
+  /** Closes the clients of workers that never ran (Worker.create failed, or run() was never called). */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#owned].map((w) => this.#release(w)));
+  }
+
+  #activitiesForNewWorker(): Activities {
+    const o = this.#options;
+    if ('clients' in o) return createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks });
+    // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
+    this.#settings ??= 'services' in o ? { services: o.services, callbacks: o.callbacks } : activitySettingsFromEnv(o.env);
+    const wiring = wireActivities(this.#settings);
+    this.#owned.add(wiring);
+    return wiring.activities;
+  }
+
+  async #release(wiring: ActivityWiring): Promise<void> {
+    this.#owned.delete(wiring);
+    await wiring.close();
+  }
+}
+
+/** Our workflows module, unless the worker already names its workflow code. */
+function ourWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath'> {
+  return options.workflowsPath || options.workflowBundle ? {} : { workflowsPath };
+}
