@@ -25,7 +25,7 @@ class HttpError extends Error {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readCallbackBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -83,7 +83,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
         req.resume();
         return done(401, 'bad signature');
       }
-      const body = await readBody(req, limit);
+      const body = await readCallbackBody(req, limit);
       let payload: unknown;
       try {
         payload = JSON.parse(body.toString('utf8'));

@@ -33,3 +33,9 @@ export const InternalFailureType = {
   RetryAfterRaised: 'RetryAfterRaised',
   TransientServiceError: 'TransientServiceError',
 } as const;
+
+/** Details of a RetryAfterRaised failure: the delay the service asked for, and when to query next (epoch ms). */
+export interface RetryAfterRaised {
+  retryAfterMs: number;
+  nextQueryAt: number;
+}

@@ -109,7 +109,7 @@ export class GatewaySandbox {
       return json === undefined ? errorReply(404, 'task_not_found', `no ${action.query} task ${id}`) : { status: 200, json, taskId: id };
     }
 
-    const body = await this.readBody(req, route.multipart === true);
+    const body = await this.readGatewayBody(req, route.multipart === true);
     if ('reply' in body) return body.reply;
     if ('create' in action) {
       if (typeof body.value.prompt !== 'string' || body.value.prompt.trim() === '') {
@@ -134,7 +134,7 @@ export class GatewaySandbox {
   }
 
   /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */
-  private async readBody(req: ServiceRequest, multipart: boolean): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
+  private async readGatewayBody(req: ServiceRequest, multipart: boolean): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
     const type = req.headers['content-type'] ?? '';
     if (multipart && /^multipart\/form-data\b/i.test(type)) {
       try {

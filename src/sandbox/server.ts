@@ -103,7 +103,7 @@ export function stop(server: Server): Promise<void> {
 
 async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const at = Date.now();
-  const rawBody = await readBody(req);
+  const rawBody = await readRequestBody(req);
   const method = (req.method ?? 'GET').toUpperCase();
   const url = requestTarget(req.url);
   // Not a path ("*", garbage): no client of the services sends it; answered like a server would, not logged.
@@ -201,7 +201,7 @@ function write(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readRequestBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

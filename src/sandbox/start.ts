@@ -12,9 +12,6 @@ import { createServiceServer, listen, RequestLog, stop, type InspectHandler } fr
 import type { Sandbox, SandboxOptions } from './types.js';
 import { VideoService } from './video-service.js';
 
-export type * from './types.js';
-export { auditRequestLog, AUDIT_RULES, type AuditOptions } from './audit.js';
-
 function resolveOptions(o: SandboxOptions): ResolvedOptions {
   return {
     host: o.host ?? '127.0.0.1',

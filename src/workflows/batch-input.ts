@@ -5,7 +5,7 @@ import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { lazy } from '../model/lazy.js';
 import { formatIssues } from '../model/validation.js';
-import { validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
+import { businessKeySchema, validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
 
 export const BATCH_WORKFLOW_TYPE = 'ReviewThenGenerateBatch';
 
@@ -18,18 +18,6 @@ export const BATCH_DEFAULTS = {
   /** Per-job outcomes kept in the summary; beyond it only counts grow (keeps every payload under 2 MB). */
   maxOutcomes: 5_000,
 } as const;
-
-/**
- * A business key: the workflow id of one job, so a repeated start finds the first run. Printable, no
- * whitespace, at most 200 characters (Temporal allows 1000; the batch appends a suffix to batch ids).
- */
-export const businessKeySchema = lazy(() =>
-  z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
-);
 
 /** One job of a batch: `{ "key"?: "...", "input": { ... } }`, or a bare ReviewThenGenerate input `{ "task": ... }`. */
 export const batchJobSchema = lazy(() => z.object({ key: businessKeySchema().optional(), input: z.unknown() }).strict());

@@ -2,13 +2,13 @@
 // /v1/videos, aigc-images), created once, then polled on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { RetryState } from '@temporalio/common';
-import { ActivityFailure, ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep, TimeoutFailure } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
-import { FailureType, InternalFailureType } from '../model/failure-types.js';
+import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
 import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
 import { validateGenerateAndPollInput, type GenerateAndPollInput, type GenerateAndPollJob, type GenerateAndPollTiming } from './generate-and-poll-input.js';
+import { ambiguityOf, asPublicFailure, invalidInput, isActivityTimeout } from './failures.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 
 export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
@@ -42,7 +42,7 @@ export interface GenerateAndPollResult {
   queries: number;
 }
 
-function activitiesFor(timing: GenerateAndPollTiming) {
+function gatewayActivities(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
   const creating = proxyActivities<GatewayActivities>({
     startToCloseTimeout,
@@ -58,27 +58,22 @@ function activitiesFor(timing: GenerateAndPollTiming) {
   return { creating, polling };
 }
 
-type RunActivities = ReturnType<typeof activitiesFor>;
+type RunActivities = ReturnType<typeof gatewayActivities>;
 
 export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<GenerateAndPollResult> {
   const progress: GenerateAndPollProgress = { stage: 'creating', entryPoint: undefined, creates: 0, queries: 0 };
   setHandler(generateAndPollProgressQuery, () => progress);
   const validation = validateGenerateAndPollInput(input);
   if (!validation.ok) {
-    const failure = ApplicationFailure.create({
-      type: FailureType.InvalidInput,
-      message: `invalid input: ${formatIssues(validation.problems)}`,
-      nonRetryable: true,
-      details: [{ problems: validation.problems }],
-    });
+    const failure = invalidInput(formatIssues(validation.problems), validation.problems);
     fail(progress, failure);
     throw failure;
   }
   const job = validation.job;
   progress.entryPoint = job.entryPoint;
-  const acts = activitiesFor(job.timing);
+  const acts = gatewayActivities(job.timing);
   try {
-    const created = await createOnce(job, acts, progress);
+    const created = await createGatewayTaskOnce(job, acts, progress);
     progress.taskId = created.taskId;
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
@@ -102,7 +97,7 @@ function fail(progress: GenerateAndPollProgress, err: unknown) {
  * default: these entry points have no callback that could name the task, so a second create could only
  * guess. The run fails with the evidence; `resubmitOnAmbiguity` opts into one resubmission after a grace.
  */
-async function createOnce(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress): Promise<GatewayCreateResult> {
+async function createGatewayTaskOnce(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress): Promise<GatewayCreateResult> {
   for (let attempt = 1; ; attempt++) {
     progress.creates = attempt;
     try {
@@ -110,17 +105,17 @@ async function createOnce(job: GenerateAndPollJob, acts: RunActivities, progress
         { entryPoint: job.entryPoint, body: job.body, ...(job.queryKind ? { queryKind: job.queryKind } : {}), ...(job.checkWellKnown ? { checkWellKnown: true } : {}) },
       ]);
     } catch (err) {
-      const cause = err instanceof ActivityFailure ? err.cause : undefined;
-      if (!(cause instanceof ApplicationFailure) || cause.type !== InternalFailureType.CreateAmbiguous) throw err;
-      progress.lastError = `create ambiguous (${attempt}): ${cause.message}`;
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      progress.lastError = `create ambiguous (${attempt}): ${ambiguity.message}`;
       if (!job.resubmitOnAmbiguity || attempt >= 2) {
         throw ApplicationFailure.create({
           type: FailureType.SubmitUnconfirmed,
           message:
             `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
-            `(${cause.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
+            `(${ambiguity.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
           nonRetryable: true,
-          details: [{ entryPoint: job.entryPoint, createRequests: attempt, evidence: [...(cause.details ?? [])] }],
+          details: [{ entryPoint: job.entryPoint, createRequests: attempt, evidence: ambiguity.evidence }],
         });
       }
       progress.stage = 'ambiguity-grace';
@@ -159,7 +154,7 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
         },
       ]);
     } catch (err) {
-      if (isPollingTimeout(err)) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
+      if (isActivityTimeout(err)) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
       throw err;
     }
     progress.queries += task.queries || 1;
@@ -172,15 +167,6 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
     const wait = Math.min(t.pollIntervalMs, deadline - Date.now());
     if (wait > 0) await sleep(wait);
   }
-}
-
-/**
- * The polling activity ran out of its schedule-to-close time: either an attempt was cut off (a
- * TimeoutFailure), or the next retry would pass the deadline and the last attempt's failure (usually
- * "not final yet") is reported with retry state TIMEOUT.
- */
-function isPollingTimeout(err: unknown): boolean {
-  return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
 }
 
 function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: GenerateAndPollProgress): GenerateAndPollResult {
@@ -204,21 +190,10 @@ function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: Ge
   }
 }
 
-const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
-
 /** Callers see one ApplicationFailure of a public type; activity wrappers are unwrapped, evidence kept. */
 function publicFailure(err: unknown): unknown {
   if (err instanceof PollTimedOut) {
     return ApplicationFailure.create({ type: FailureType.GenerationTimedOut, message: err.message, nonRetryable: true, details: [{ taskId: err.taskId }] });
   }
-  if (err instanceof ApplicationFailure && err.type && PUBLIC_FAILURE_TYPES.has(err.type)) return err;
-  if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const causeType = cause instanceof ApplicationFailure ? cause.type : undefined;
-  return ApplicationFailure.create({
-    type: causeType && PUBLIC_FAILURE_TYPES.has(causeType) ? causeType : FailureType.GenerationFailed,
-    message: cause?.message ?? err.message,
-    nonRetryable: true,
-    details: cause instanceof ApplicationFailure ? [...(cause.details ?? [])] : [],
-  });
+  return asPublicFailure(err, FailureType.GenerationFailed);
 }

@@ -1,10 +1,10 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
 import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
-import type { VideoTaskSummary } from '../activities/index.js';
+import type { VideoTaskSummary } from '../activities/review-then-generate.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
-import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './ambiguity.js';
+import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './failures.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
@@ -31,7 +31,7 @@ export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): Creat
  * the run fails with SubmitUnconfirmed, unless the job opted in to resubmitting (ambiguity.ts). Only the
  * call itself is non-cancellable: a create under way always yields its id, but a cancel ends the wait.
  */
-export async function createOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<{ taskId: string; callbackSent: boolean }> {
+export async function createVideoTaskOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<{ taskId: string; callbackSent: boolean }> {
   const deadline = Date.now() + job.timing.generationTimeoutMs;
   for (let ambiguous = 1; ; ambiguous++) {
     try {
@@ -41,7 +41,7 @@ export async function createOnce(job: ReviewThenGenerateJob, run: RunState, work
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
-      run.progress.lastError = `create ambiguous (${ambiguous}): ${ambiguity.message}`;
+      run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await afterAmbiguousSubmit({
         ambiguity,
         count: ambiguous,
@@ -108,7 +108,7 @@ export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, ta
  */
 export async function cancelOrphans(run: RunState): Promise<void> {
   for (const orphan of run.orphanTaskIds()) {
-    run.progress.orphanTasksCancelled = [...(run.progress.orphanTasksCancelled ?? []), orphan];
+    run.noteOrphanCancelled(orphan);
     await CancellationScope.nonCancellable(() =>
       run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [{ taskId: orphan }]),
     ).catch(() => undefined); // best effort: the run's own outcome does not depend on it

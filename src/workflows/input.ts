@@ -73,6 +73,18 @@ export const reviewThenGenerateInputSchema = lazy(() =>
     .strict(),
 );
 
+/**
+ * A business key: the workflow id of one job, so a repeated start finds the first run. Printable, no
+ * whitespace, at most 200 characters (Temporal allows 1000; the batch appends a suffix to batch ids).
+ */
+export const businessKeySchema = lazy(() =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
+);
+
 export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenerateInputSchema>>;
 
 /** A validated input with every default applied and the review plan worked out. */

@@ -1,36 +1,25 @@
 // ReviewThenGenerate: media URLs -> asset review -> one video task with the approved Asset:// addresses
 // -> the finished video. Deterministic: all I/O happens in activities. The stages live in
 // review-stage.ts and generation-stage.ts; the run's state in run-state.ts.
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancellationScope,
-  CancelledFailure,
-  isCancellation,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, CancelledFailure, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
-import { progressQuery, reviewCallbackSignal, videoCallbackSignal, type ReviewThenGenerateResult, type Stage } from './definitions.js';
-import { cancelOrphans, createOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { formatIssues } from '../model/validation.js';
+import { progressQuery, reviewCallbackSignal, videoCallbackSignal, type ReviewThenGenerateResult } from './definitions.js';
+import { asPublicFailure, invalidInput } from './failures.js';
+import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { reviewAll } from './review-stage.js';
+import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
 
 export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promise<ReviewThenGenerateResult> {
   const validation = validateReviewThenGenerateInput(input);
   if (!validation.ok) {
-    throw ApplicationFailure.create({
-      type: FailureType.InvalidInput,
-      message: `invalid input: ${formatIssues(validation.problems)}`,
-      nonRetryable: true,
-      details: [{ problems: validation.problems }],
-    });
+    throw invalidInput(formatIssues(validation.problems), validation.problems);
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();
-  const run = new RunState(job);
+  const run = new RunState(job, reviewThenGenerateActivities(job.timing));
   setHandler(progressQuery, () => run.progress);
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
@@ -42,7 +31,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     // The create call is non-cancellable: a create under way always yields its id, so a cancel that
     // arrives meanwhile can cancel the task instead of leaving it behind.
     run.setStage('creating');
-    const { taskId, callbackSent } = await createOnce(job, run, workflowId, withAssets(job.task, assets));
+    const { taskId, callbackSent } = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets));
     run.setTaskId(taskId);
     watchForOrphans(run);
     if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('cancelled while the video task was being created');
@@ -70,30 +59,9 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       run.setStage('cancelled');
       throw err;
     }
-    const failure = asPublicFailure(err, run.progress.stage);
+    const failure = asPublicFailure(err, run.progress.stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed);
     await cancelOrphans(run);
     run.fail(failure);
     throw failure;
   }
-}
-
-const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
-
-/**
- * Callers see one ApplicationFailure whose type is in the public contract, not the activity wrapper: an
- * activity's final failure keeps its type and evidence; anything else (retries exhausted, time-outs) is
- * reported as the failure of the stage it happened in.
- */
-function asPublicFailure(err: unknown, stage: Stage): unknown {
-  if (err instanceof ApplicationFailure && err.type && PUBLIC_FAILURE_TYPES.has(err.type)) return err;
-  if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  const causeType = cause instanceof ApplicationFailure ? cause.type : undefined;
-  const type = causeType && PUBLIC_FAILURE_TYPES.has(causeType) ? causeType : stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed;
-  return ApplicationFailure.create({
-    type,
-    message: cause?.message ?? err.message,
-    nonRetryable: true,
-    details: cause instanceof ApplicationFailure ? [...(cause.details ?? [])] : [],
-  });
 }

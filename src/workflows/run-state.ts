@@ -1,48 +1,18 @@
 // Mutable state of one ReviewThenGenerate run: progress (for the `progress` query and the Web UI), the
-// callbacks received, and the run's activity proxies (their time-outs come from the run's timing).
-import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
-import type { Activities, ReviewTaskSummary, VideoTaskSummary } from '../activities/index.js';
+// callbacks received, and the record of when each task may be queried next. Every write to the progress
+// goes through a method here; the stages read it.
+import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-then-generate.js';
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
-import type { ReviewThenGenerateJob, Timing } from './input.js';
-import { CONFIRM_RETRY, POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
+import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import type { RunActivities } from './run-activities.js';
 import { reportStage } from './visibility.js';
 
 export const FINAL_VIDEO_STATES = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
-/** Activity proxies for one run; the per-attempt time-out comes from the run's timing. */
-export function activitiesFor(timing: Timing) {
-  const startToCloseTimeout = timing.callTimeoutMs;
-  const submitting = proxyActivities<Activities>({
-    startToCloseTimeout,
-    retry: SUBMIT_RETRY,
-  });
-  const polling = (scheduleToCloseMs: number, summary: string) => {
-    const options: ActivityOptions = {
-      startToCloseTimeout,
-      scheduleToCloseTimeout: scheduleToCloseMs,
-      summary,
-      retry: POLL_RETRY,
-      // A poll stopped for a callback's confirming query is waited for: once the stop is confirmed, no
-      // attempt of it can still query, so the run's record of its last query holds.
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    };
-    return proxyActivities<Activities>(options);
-  };
-  /** The sync review submit blocks until the review ends: its attempt may take the review's whole time-out. */
-  const submittingSync = (timeoutMs: number) => proxyActivities<Activities>({ startToCloseTimeout: timeoutMs, retry: SUBMIT_RETRY });
-  const confirming = proxyActivities<Activities>({
-    startToCloseTimeout,
-    retry: CONFIRM_RETRY,
-  });
-  return { submitting, submittingSync, polling, confirming };
-}
-
-export type RunActivities = ReturnType<typeof activitiesFor>;
 
 /** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */
 export class RunState {
-  readonly progress: Progress;
-  readonly acts: RunActivities;
+  readonly #progress: Progress;
   private pendingReviewCallbacks = new Set<string>();
   private anonymousReviewCallback = false;
   /** Every review task id named by a (signed) review callback of this run, in arrival order. */
@@ -59,14 +29,50 @@ export class RunState {
   private readonly nextQueryAt = new Map<string, number>();
   private readonly knownRetryAfterMs = new Map<string, number>();
 
-  constructor(private readonly job: ReviewThenGenerateJob) {
-    this.acts = activitiesFor(job.timing);
-    this.progress = {
+  /**
+   * `report` shows the progress in the Web UI (current details, search attributes) at each change of
+   * stage or task; unit tests give a no-op.
+   */
+  constructor(
+    private readonly job: ReviewThenGenerateJob,
+    readonly acts: RunActivities,
+    private readonly report: (job: ReviewThenGenerateJob, p: Progress) => void = reportStage,
+  ) {
+    this.#progress = {
       stage: 'reviewing',
       review: { tasks: [], batchesPlanned: job.reviewBatches.length },
       queries: { review: 0, video: 0 },
       callbacks: { review: 0, video: 0, ignored: 0 },
     };
+  }
+
+  /** What the `progress` query answers; written only through the methods below. */
+  get progress(): Readonly<Progress> {
+    return this.#progress;
+  }
+
+  /** A batch is being submitted: its entry in the progress, before any task id is known. */
+  planReviewTask(index: number, batch: ReviewBatch) {
+    this.#progress.review.tasks[index] = { taskId: '', assetType: batch.assetType, urls: batch.urls.length, status: 'submitting' };
+  }
+
+  /** A batch's review task is known (accepted, adopted, or named by a sync answer). */
+  setReviewTask(index: number, taskId: string, status?: string) {
+    const entry = this.#progress.review.tasks[index];
+    if (!entry) return;
+    entry.taskId = taskId;
+    if (status !== undefined) entry.status = status;
+    this.report(this.job, this.#progress);
+  }
+
+  /** The last thing that went wrong, shown in `progress` and the Web UI, even when the run goes on. */
+  noteError(message: string) {
+    this.#progress.lastError = message;
+  }
+
+  /** An orphan of an ambiguous create is being cancelled. */
+  noteOrphanCancelled(taskId: string) {
+    this.#progress.orphanTasksCancelled = [...(this.#progress.orphanTasksCancelled ?? []), taskId];
   }
 
   /** Pacing of the next query of a task (keys: `review:<id>`, `video:<id>`), for the query activity. */
@@ -91,27 +97,27 @@ export class RunState {
   }
 
   setStage(stage: Stage) {
-    this.progress.stage = stage;
-    reportStage(this.job, this.progress);
+    this.#progress.stage = stage;
+    this.report(this.job, this.#progress);
   }
 
   setTaskId(taskId: string) {
-    this.progress.taskId = taskId;
-    reportStage(this.job, this.progress);
+    this.#progress.taskId = taskId;
+    this.report(this.job, this.#progress);
   }
 
   reviewTaskIds() {
-    return this.progress.review.tasks.map((t) => t.taskId);
+    return this.#progress.review.tasks.map((t) => t.taskId);
   }
 
   fail(err: unknown) {
-    this.progress.stage = 'failed';
-    this.progress.lastError = err instanceof Error ? err.message : String(err);
-    reportStage(this.job, this.progress);
+    this.#progress.stage = 'failed';
+    this.#progress.lastError = err instanceof Error ? err.message : String(err);
+    this.report(this.job, this.#progress);
   }
 
   onReviewCallback(s: CallbackSignal) {
-    this.progress.callbacks.review++;
+    this.#progress.callbacks.review++;
     // Kept even when the id is not known yet: a fast review's callback can arrive before the workflow has
     // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
     if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
@@ -138,16 +144,16 @@ export class RunState {
   }
 
   orphanTaskIds(): string[] {
-    const handled = new Set([this.progress.taskId, ...(this.progress.orphanTasksCancelled ?? [])]);
+    const handled = new Set([this.#progress.taskId, ...(this.#progress.orphanTasksCancelled ?? [])]);
     return [...this.namedVideoTaskIds].filter((id) => !handled.has(id));
   }
 
   onVideoCallback(s: CallbackSignal) {
-    this.progress.callbacks.video++;
+    this.#progress.callbacks.video++;
     if (s.taskId) this.namedVideoTaskIds.add(s.taskId);
-    const current = this.progress.taskId;
+    const current = this.#progress.taskId;
     if (s.taskId && current && s.taskId !== current) {
-      this.progress.callbacks.ignored++;
+      this.#progress.callbacks.ignored++;
       return;
     }
     if (s.taskId && !current && !this.videoCallbackTaskIds.includes(s.taskId)) this.videoCallbackTaskIds.push(s.taskId);
@@ -164,16 +170,16 @@ export class RunState {
   }
 
   observeReview(batchIndex: number, t: ReviewTaskSummary) {
-    const entry = this.progress.review.tasks[batchIndex];
+    const entry = this.#progress.review.tasks[batchIndex];
     if (!entry) return;
     entry.status = t.status === 'unknown' ? (t.rawStatus ?? 'unknown') : t.status;
     if (t.doneCount !== undefined) entry.doneCount = t.doneCount;
     if (t.totalCount !== undefined) entry.totalCount = t.totalCount;
-    this.progress.queries.review += t.queries || 1;
+    this.#progress.queries.review += t.queries || 1;
   }
 
   observeVideo(t: VideoTaskSummary) {
-    this.progress.state = t.status === 'unknown' ? (t.rawStatus ?? 'unknown') : t.status;
-    this.progress.queries.video += t.queries || 1;
+    this.#progress.state = t.status === 'unknown' ? (t.rawStatus ?? 'unknown') : t.status;
+    this.#progress.queries.video += t.queries || 1;
   }
 }

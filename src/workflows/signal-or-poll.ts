@@ -5,10 +5,9 @@
 // Polling is one activity whose retries do the loop, so history does not grow with the number of polls.
 // Every query is paced from the run's own record (see RunState.queryPacing), so the minimum interval and
 // every Retry-After hold across workers.
-import { ApplicationFailure, RetryState } from '@temporalio/common';
-import { ActivityFailure, CancellationScope, condition, isCancellation, sleep, TimeoutFailure } from '@temporalio/workflow';
-import type { RetryAfterRaised } from '../activities/task-protocol.js';
-import { InternalFailureType } from '../model/failure-types.js';
+import { ActivityFailure, CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
+import type { RetryAfterRaised } from '../model/failure-types.js';
+import { isActivityTimeout, isStoppedActivity, retryAfterRaisedOf } from './failures.js';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;
@@ -37,25 +36,6 @@ export interface WaitOptions<T> {
 
 export class WaitTimedOut extends Error {}
 
-/**
- * The polling activity ran out of time: either an attempt timed out, or the schedule-to-close deadline
- * passed between polls (then the cause is the last "not final yet" and the retry state says TIMEOUT).
- */
-function isActivityTimeout(err: unknown): boolean {
-  return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
-}
-
-/** An attempt that ended after its activity was asked to stop is not retried: the server says so. */
-function isStoppedPoll(err: unknown): boolean {
-  return err instanceof ActivityFailure && err.retryState === RetryState.CANCEL_REQUESTED;
-}
-
-/** The details of a query that ended to report a longer Retry-After than the run knew. */
-export function retryAfterRaised(err: unknown): RetryAfterRaised | undefined {
-  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  return err.cause.type === InternalFailureType.RetryAfterRaised ? (err.cause.details?.[0] as RetryAfterRaised) : undefined;
-}
-
 export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
   const remaining = () => o.deadline - Date.now();
 
@@ -66,12 +46,12 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
       o.onObserved(polled);
       return o.isFinal(polled) ? polled : undefined;
     } catch (err) {
-      const raised = retryAfterRaised(err);
+      const raised = retryAfterRaisedOf(err);
       if (raised) {
         o.onRetryAfter(raised);
         return undefined;
       }
-      if (isActivityTimeout(err) && !isStoppedPoll(err)) throw new WaitTimedOut();
+      if (isActivityTimeout(err)) throw new WaitTimedOut();
       throw err;
     }
   };
@@ -84,7 +64,7 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
       return confirmed;
     } catch (err) {
       if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
-      const raised = retryAfterRaised(err);
+      const raised = retryAfterRaisedOf(err);
       if (raised) o.onRetryAfter(raised);
       else o.onQueryWithoutAnswer();
       return undefined;
@@ -126,7 +106,7 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
     // Waits until the poll has stopped (WAIT_CANCELLATION_COMPLETED). It may have finished in the same
     // instant; otherwise it ends cancelled, or with its attempt's own failure once the stop was requested.
     const late = await polling.catch((err) => {
-      if (isCancellation(err) || isStoppedPoll(err)) return undefined;
+      if (isCancellation(err) || isStoppedActivity(err)) return undefined;
       throw err;
     });
     if (late !== undefined) return late;

@@ -3,41 +3,26 @@
 // processing, and ends early to tell the run of a Retry-After longer than the one it knows.
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActivities, type PollInput, type ReviewTaskSummary } from '../../src/activities/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ReviewClient } from '../../src/services/review/client.js';
-import { VideoClient } from '../../src/services/video/client.js';
+import { withSandbox } from '../support/sandbox.js';
 
-let sb: Sandbox;
-let clients: { video: VideoClient; review: ReviewClient };
-let acts: ReturnType<typeof createActivities>;
+// Every not-final review answer says Retry-After: 2.
+const services = withSandbox({ reviewDurationMs: 60_000, reviewProcessingRetryAfter: '2' });
+// Built on use: the clients exist once the sandbox has started.
+const acts = () => createActivities(services);
 
-beforeAll(async () => {
-  // Every not-final review answer says Retry-After: 2.
-  sb = await startSandbox({ reviewDurationMs: 60_000, reviewProcessingRetryAfter: '2' });
-  clients = {
-    video: new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000 }),
-    review: new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 }),
-  };
-  acts = createActivities(clients);
-});
-afterAll(async () => {
-  await Promise.all([clients?.video.close(), clients?.review.close()]);
-  await sb?.close();
-});
-beforeEach(() => sb.reset());
 
 async function submitted(): Promise<string> {
-  return (await clients.review.submitAsync({ images: ['https://cdn.example.com/pacing/a.jpg'] })).taskId;
+  return (await services.review.submitAsync({ images: ['https://cdn.example.com/pacing/a.jpg'] })).taskId;
 }
 
 /** Runs the query activity in a mock activity context. */
 function query(input: PollInput): Promise<ReviewTaskSummary> {
-  return new MockActivityEnvironment().run(acts.rtgQueryReviewTask, input) as Promise<ReviewTaskSummary>;
+  return new MockActivityEnvironment().run(acts().rtgQueryReviewTask, input) as Promise<ReviewTaskSummary>;
 }
 
-const queries = () => sb.requests().filter((r) => r.operation === 'review.query');
+const queries = () => services.sandbox.requests().filter((r) => r.operation === 'review.query');
 
 describe('rtgQueryReviewTask pacing', () => {
   it('waits until notBefore before querying', async () => {
@@ -79,7 +64,7 @@ describe('rtgQueryReviewTask pacing', () => {
 
   it('an error answer with a longer Retry-After than the run knows: RetryAfterRaised, not retried, with when to query next', async () => {
     const taskId = await submitted();
-    sb.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 429, retryAfter: '3' } });
+    services.sandbox.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 429, retryAfter: '3' } });
     const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, knownRetryAfterMs: 2_000 })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationFailure);

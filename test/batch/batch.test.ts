@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchHandle, InvalidJobInputError, startReviewThenGenerate, startReviewThenGenerateBatch, type BatchProgress } from '../../src/client/index.js';
 import { countOps, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { replayHistories, testClient } from '../support/temporal.js';
-import { waitFor, waitForList } from '../client/helpers.js';
+import { waitFor, waitForList } from '../support/visibility.js';
 
 let stack: Stack;
 const replay: Array<{ workflowId: string }> = [];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBatchSchedule, deleteBatchSchedule, describeBatchSchedule, InvalidJobInputError, listBatchSchedules } from '../../src/client/index.js';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
-import { waitFor } from '../client/helpers.js';
+import { waitFor } from '../support/visibility.js';
 
 let stack: Stack;
 beforeAll(async () => {

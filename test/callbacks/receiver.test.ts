@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { buildCallbackUrl } from '../../src/callback-signing.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
-import { sendRaw } from '../properties/raw-http.js';
+import { sendRaw } from '../support/raw-http.js';
 
 const secret = 'receiver-test-secret-0123456789';
 let receiver: CallbackServer;

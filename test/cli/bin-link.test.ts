@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMainModule } from '../../src/is-main.js';
-import { cliPath, repoRoot, type CliRun } from './run-cli.js';
+import { cliPath, repoRoot, type CliRun } from '../support/run-cli.js';
 
 let dir: string;
 beforeAll(() => {

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
-import { cliEnv, cliPath, repoRoot, runCli } from './run-cli.js';
+import { cliEnv, cliPath, repoRoot, runCli } from '../support/run-cli.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -127,6 +127,7 @@ describe('review-video CLI', () => {
       .join(' ');
     // `script` runs the CLI in a pseudo-terminal, as a person at a terminal would.
     const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { cwd: repoRoot, env: cliEnv(stack.taskQueue), timeout: 120_000 });
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
     expect(stdout).toMatch(/\r\x1b\[2K\[[#-]{30}\] +\d+% \d+\/4 done/);
     expect(stdout).toContain('[##############################] 100% 4/4 done');
     expect(stdout).toContain(`batch cli-tty-${t}: 4 jobs: 4 succeeded`);

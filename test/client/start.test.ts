@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusinessKeyConflictError, InvalidJobInputError, startReviewThenGenerate } from '../../src/client/index.js';
 import { countOps, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { replayHistories, testClient } from '../support/temporal.js';
-import { waitFor, waitForList } from './helpers.js';
+import { waitFor, waitForList } from '../support/visibility.js';
 
 let stack: Stack;
 const started: Array<{ workflowId: string }> = [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeRun, listRuns, reviewJobQuery, startReviewThenGenerate, type ReviewJobHandle } from '../../src/client/index.js';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
-import { waitFor, waitForList } from './helpers.js';
+import { waitFor, waitForList } from '../support/visibility.js';
 
 let stack: Stack;
 let done: ReviewJobHandle;

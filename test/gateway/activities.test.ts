@@ -1,7 +1,8 @@
 // The gateway activities in an activity context (MockActivityEnvironment) against the sandbox over HTTP:
 // the attempt / heartbeat rules of create, the polling contract of query, and the error translation.
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityFailure } from '../support/failures.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayActivities } from '../../src/activities/gateway.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -36,15 +37,6 @@ function run<I, O>(env: MockActivityEnvironment, fn: (input: I) => Promise<O>, i
   return env.run(fn, input) as Promise<O>;
 }
 
-async function failure(p: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApplicationFailure);
-  return err as ApplicationFailure;
-}
-
 describe('rtgCreateGatewayTask', () => {
   it('records the task id in the heartbeat details; a retried attempt returns it without sending', async () => {
     const env = new MockActivityEnvironment();
@@ -61,7 +53,7 @@ describe('rtgCreateGatewayTask', () => {
 
   it('a retried attempt whose predecessor left no answer is CreateAmbiguous, not a second create', async () => {
     const env = new MockActivityEnvironment({ attempt: 2 });
-    const f = await failure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const f = await activityFailure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
     expect(f.type).toBe('CreateAmbiguous');
     expect(f.nonRetryable).toBe(true);
     expect(sb.requests()).toHaveLength(0);
@@ -72,14 +64,14 @@ describe('rtgCreateGatewayTask', () => {
     const env = new MockActivityEnvironment();
     const beats: unknown[] = [];
     env.on('heartbeat', (d: unknown) => beats.push(d));
-    const f = await failure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const f = await activityFailure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
     expect(beats).toEqual([{ notCreated: true }]);
     const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
     expect((await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } })).taskId).toMatch(/^video_/);
 
     sb.addFault({ operation: 'other', fault: { type: 'status', status: 200, body: { accepted: true }, commit: true } });
-    const noId = await failure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const noId = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
     expect(noId.type).toBe('CreateAmbiguous');
     expect(noId.message).toContain('no task id');
     expect(noId.details?.[0]).toMatchObject({ body: { accepted: true } });
@@ -89,13 +81,13 @@ describe('rtgCreateGatewayTask', () => {
     const createOnly = new VideoClient(cfg({ vendorBQueryPath: false }));
     try {
       const a = createGatewayActivities({ video: createOnly });
-      const f = await failure(run(new MockActivityEnvironment(), a.rtgCreateGatewayTask, { entryPoint: 'vendorB', body: { prompt: 'p' } }));
+      const f = await activityFailure(run(new MockActivityEnvironment(), a.rtgCreateGatewayTask, { entryPoint: 'vendorB', body: { prompt: 'p' } }));
       expect(f).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
       expect(f.message).toContain('create only');
     } finally {
       await createOnly.close();
     }
-    const kind = await failure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', queryKind: 'sideways', body: { prompt: 'p' } }));
+    const kind = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', queryKind: 'sideways', body: { prompt: 'p' } }));
     expect(kind.type).toBe('InvalidInput');
     expect(sb.requests()).toHaveLength(0);
   });
@@ -106,7 +98,7 @@ describe('rtgQueryGatewayTask', () => {
     sb.setVideoOutcome({ promptIncludes: 'slow' }, 'succeeded', 20_000);
     const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'unifiedVideo', body: { prompt: 'slow' } });
     const base = { entryPoint: 'unifiedVideo' as const, taskId, minIntervalMs: 0, cadenceMs: 700, untilFinal: true };
-    const f = await failure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'queued' }));
+    const f = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'queued' }));
     expect(f).toMatchObject({ type: 'NotFinalYet', nonRetryable: false, nextRetryDelay: 700, category: ApplicationFailureCategory.BENIGN });
 
     const changed = await run(new MockActivityEnvironment({ attempt: 3 }), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'in_progress' });
@@ -119,10 +111,10 @@ describe('rtgQueryGatewayTask', () => {
   it('a Retry-After sets the next delay, never below the minimum interval; a 404 is final', async () => {
     const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'aigcImages', body: { prompt: 'p' } });
     sb.addFault({ operation: 'other', match: { taskId }, fault: { type: 'status', status: 429, retryAfter: '1' } });
-    const limited = await failure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId, minIntervalMs: 1_500, untilFinal: true }));
+    const limited = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId, minIntervalMs: 1_500, untilFinal: true }));
     expect(limited).toMatchObject({ type: 'TransientServiceError', nextRetryDelay: 1_500 });
 
-    const missing = await failure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId: 'nope', minIntervalMs: 0, untilFinal: true }));
+    const missing = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId: 'nope', minIntervalMs: 0, untilFinal: true }));
     expect(missing).toMatchObject({ type: 'GenerationFailed', nonRetryable: true });
   });
 });
@@ -132,20 +124,20 @@ describe('rtgCallGateway', () => {
     const ok = await run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: { prompt: 'a kite' } });
     expect(ok).toMatchObject({ endpoint: 'imagesGenerations', status: 200, body: { data: [{ url: expect.any(String) }] } });
 
-    const rejected = await failure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: {} }));
+    const rejected = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: {} }));
     expect(rejected).toMatchObject({ type: 'VideoRequestRejected', nonRetryable: true });
     expect(rejected.details?.[0]).toMatchObject({ status: 400, operation: 'video.gateway.imagesGenerations' });
 
     const wrongKey = new VideoClient({ ...cfg(), apiKey: 'sk-wrong' });
     try {
-      const unauthorized = await failure(run(new MockActivityEnvironment(), createGatewayActivities({ video: wrongKey }).rtgCallGateway, { endpoint: 'responses', body: { model: 'm' } }));
+      const unauthorized = await activityFailure(run(new MockActivityEnvironment(), createGatewayActivities({ video: wrongKey }).rtgCallGateway, { endpoint: 'responses', body: { model: 'm' } }));
       expect(unauthorized.type).toBe('Unauthorized');
     } finally {
       await wrongKey.close();
     }
 
     const before = sb.requests().length;
-    const invalid = await failure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'nowhere' as never, body: {} }));
+    const invalid = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'nowhere' as never, body: {} }));
     expect(invalid.type).toBe('InvalidInput');
     expect(sb.requests().length).toBe(before);
   });

@@ -12,7 +12,7 @@ import type { Progress } from '../../src/workflows/definitions.js';
 import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
-import { anyInput, asJson, mutatedInput, validShapeInput } from './input-arbitraries.js';
+import { anyInput, asJson, mutatedInput, validShapeInput } from '../support/input-arbitraries.js';
 
 /** temporal.api.enums.v1.WorkflowTaskFailedCause (the proto package is not a dependency of ours). */
 const WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND = 17;

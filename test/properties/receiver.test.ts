@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { buildCallbackUrl } from '../../src/callback-signing.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
-import { sendRaw } from './raw-http.js';
+import { sendRaw } from '../support/raw-http.js';
 import { finishSignal, receivedQuery, type signalRecorder } from './signal-recorder-workflow.js';
 
 const secret = `receiver-property-secret-${randomUUID()}`;

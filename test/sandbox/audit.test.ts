@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditRequestLog, startSandbox, type RequestLogEntry } from '../../src/sandbox/index.js';
 import { AUDIT_RULES } from '../../src/sandbox/audit.js';
-import { createBody, Http, reviewHeaders, sleep, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewHeaders, sleep, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 const TRACK = 'a'.repeat(32);
 const reviewH = { 'x-access-token': 't', 'x-track-id': TRACK, 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 // Authentication of both services, exactly as the spec: bearer only on video, token + track id only on review.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, trackId, videoHeaders } from './helpers.js';
+import { createBody, Http, reviewHeaders, trackId, videoHeaders } from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();

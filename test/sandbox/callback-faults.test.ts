@@ -1,7 +1,7 @@
 // Callback faults, observed by a real receiver: dropped, duplicated, delayed and reordered deliveries.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 const count = (kind: string) => process.getActiveResourcesInfo().filter((h) => h === kind).length;
 

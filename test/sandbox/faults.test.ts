@@ -2,7 +2,7 @@
 // commit (nothing created vs. task created), matching, times, and latency on every answer.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, sleep, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewHeaders, sleep, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();

@@ -2,7 +2,7 @@
 // outcomes, cancel a review task, reset. No auth, and never logged as a service request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, reviewToEnd, startReceiver, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewHeaders, reviewToEnd, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();

@@ -2,7 +2,7 @@
 // answers with the fixed dev credentials, and stops cleanly on SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Http, trackId, waitFor } from './helpers.js';
+import { Http, trackId, waitFor } from '../support/sandbox-http.js';
 
 const http = new Http();
 let child: ChildProcess | undefined;

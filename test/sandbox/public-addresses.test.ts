@@ -3,7 +3,7 @@
 // unless it was started with `allowPrivateUrls` (what the tests, the demo and ALLOW_PRIVATE_URLS use).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, videoHeaders } from './helpers.js';
+import { createBody, Http, reviewHeaders, videoHeaders } from '../support/sandbox-http.js';
 
 const PRIVATE_HOSTS = [
   'localhost',

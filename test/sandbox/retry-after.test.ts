@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRequestLog, startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { AUDIT_RULES } from '../../src/sandbox/audit.js';
-import { Http, reviewHeaders, sleep, waitFor } from './helpers.js';
+import { Http, reviewHeaders, sleep, waitFor } from '../support/sandbox-http.js';
 
 const TRACK = 'a'.repeat(32);
 const headers = { 'x-access-token': 't', 'x-track-id': TRACK };

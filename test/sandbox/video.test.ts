@@ -2,7 +2,7 @@
 // refused and expiring, lifecycle and outcomes, callbacks on each status change, cancel.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewToEnd, sleep, startReceiver, videoHeaders, waitFor } from './helpers.js';
+import { createBody, Http, reviewToEnd, sleep, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();
@@ -71,7 +71,7 @@ describe('create validation', () => {
     expect(r.json).toEqual({ id: expect.stringMatching(/^cgt-/) });
   });
 
-  // The spec gives examples and known values, not closed sets: other values pass (README: decisions).
+  // The spec gives examples and known values, not closed sets: other values pass (docs/rules.md: decisions).
   it.each([
     ['an unknown role', { content: [text, image('https://a.example/x.jpg', 'hero')] }],
     ['a known role on another item type', { content: [text, { type: 'audio_url', audio_url: { url: 'https://a.example/x.mp3' }, role: 'reference_image' }] }],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReviewServiceConfig, VideoServiceConfig } from '../../src/config.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from './support/configs.js';
+import { REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from '../support/service-configs.js';
 
 const video = videoConfig('http://127.0.0.1:9');
 const review = reviewConfig('http://127.0.0.1:9');

@@ -6,7 +6,7 @@ import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { caught } from './support/configs.js';
+import { caught } from '../support/service-configs.js';
 
 let sb: Sandbox;
 let video: VideoClient;

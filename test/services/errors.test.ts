@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { caught, REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from './support/configs.js';
-import { defaultHandler, json, refusedPort, startTestServer, type TestServer } from './support/test-server.js';
+import { caught, REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from '../support/service-configs.js';
+import { defaultHandler, json, refusedPort, startTestServer, type TestServer } from '../support/test-server.js';
 
 const createBody = { model: 'video-model-1', content: [{ type: 'text' as const, text: 'a cat' }] };
 const reviewBody = { images: ['https://cdn.example.com/a.jpg'] };

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { newTrackId, TRACK_ID_PATTERN } from '../../src/services/review/track-id.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from './support/configs.js';
-import { startTestServer, type ReceivedRequest, type TestServer } from './support/test-server.js';
+import { REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from '../support/service-configs.js';
+import { startTestServer, type ReceivedRequest, type TestServer } from '../support/test-server.js';
 
 const AUTH_LIKE = /auth|token|api[-_]?key|x-track-id|bearer/i;
 

@@ -8,8 +8,8 @@ import { parseRetryAfter } from '../../src/services/retry-after.js';
 import { nonPublicHostReason } from '../../src/model/url-rules.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { isFinalVideoStatus, mediaUrlsOf, normalizeVideoTask, validateCreateTaskBody } from '../../src/model/video/schemas.js';
-import { reviewConfig, videoConfig } from './support/configs.js';
-import { json, startTestServer, type TestServer } from './support/test-server.js';
+import { reviewConfig, videoConfig } from '../support/service-configs.js';
+import { json, startTestServer, type TestServer } from '../support/test-server.js';
 
 const item = (over: Record<string, unknown>) => ({
   asset_id: 'as-1',

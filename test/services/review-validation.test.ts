@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/model/validation.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import type { ReviewSubmitBody } from '../../src/model/review/schemas.js';
-import { caught, reviewConfig } from './support/configs.js';
-import { PRIVATE_HOSTS } from './support/private-hosts.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { caught, reviewConfig } from '../support/service-configs.js';
+import { PRIVATE_HOSTS } from '../support/private-hosts.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const jpg = (name = 'a') => `https://cdn.example.com/media/${name}.jpg`;
 const mp4 = (name = 'a') => `https://cdn.example.com/media/${name}.mp4`;

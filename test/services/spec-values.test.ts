@@ -1,5 +1,5 @@
 // Both clients against the sandbox over real HTTP, for the values where the spec gives examples or known
-// values (README: decisions where the spec is silent): the client sends them and the sandbox, which reads
+// values (docs/rules.md: decisions where the spec is silent): the client sends them and the sandbox, which reads
 // the spec on its own, accepts them. And the public rule end to end: with the default setting a private
 // address never leaves the client; with allowPrivateUrls on both sides it goes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { ReviewClient } from '../../src/services/review/client.js';
 import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { CreateTaskBody } from '../../src/model/video/schemas.js';
-import { caught } from './support/configs.js';
+import { caught } from '../support/service-configs.js';
 
 let strict: Sandbox;
 let lenient: Sandbox;

@@ -6,8 +6,8 @@ import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { caught, reviewConfig, videoConfig } from './support/configs.js';
-import { defaultHandler, json, startTestServer, type TestServer } from './support/test-server.js';
+import { caught, reviewConfig, videoConfig } from '../support/service-configs.js';
+import { defaultHandler, json, startTestServer, type TestServer } from '../support/test-server.js';
 
 const processing = { code: 200, task_id: 'rt-1', status: 'processing', total_count: 2, done_count: 1 };
 const reviewBody = { images: ['https://cdn.example.com/a.jpg'] };

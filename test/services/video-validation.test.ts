@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../src/model/validation.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { CreateTaskBody } from '../../src/model/video/schemas.js';
-import { caught, videoConfig } from './support/configs.js';
-import { PRIVATE_HOSTS } from './support/private-hosts.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { caught, videoConfig } from '../support/service-configs.js';
+import { PRIVATE_HOSTS } from '../support/private-hosts.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const text = { type: 'text', text: 'a cat on a skateboard' };
 const image = (url: string, role?: string, rawRole?: unknown) => ({ type: 'image_url', image_url: { url }, ...(role ? { role } : {}), ...(rawRole !== undefined ? { role: rawRole } : {}) });
@@ -144,7 +144,7 @@ describe('VideoClient.createTask validation: valid bodies are sent', () => {
     expect(JSON.parse(server.received[0]!.body)).toEqual(valid);
   });
 
-  // Where the spec gives examples or known values, other values pass (README: decisions where the spec is silent).
+  // Where the spec gives examples or known values, other values pass (docs/rules.md: decisions where the spec is silent).
   it.each([
     ['an unknown role', withItem(image('https://cdn.example.com/a.png', 'style_reference'))],
     ['a known role on another item type', withItem({ type: 'audio_url', audio_url: { url: 'https://cdn.example.com/a.mp3' }, role: 'reference_image' })],

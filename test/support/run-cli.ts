@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { temporalAddress } from '../support/temporal.js';
+import { temporalAddress } from './temporal.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));

@@ -11,6 +11,7 @@ export interface Answer {
   headers: Record<string, string | string[] | undefined>;
   text: string;
   // Tests read many nested wire fields; the assertions check them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a wire body, read field by field by the assertions
   json: any;
 }
 
@@ -66,6 +67,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export interface Received {
   path: string;
   at: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a wire body, read field by field by the assertions
   body: any;
 }
 

@@ -4,9 +4,8 @@ import type { Client } from '@temporalio/client';
 /** Runs a visibility query until `accept` holds for its workflow ids, or fails after `timeoutMs`. */
 export async function waitForList(client: Client, query: string, accept: (ids: string[]) => boolean, timeoutMs = 30_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
-  let ids: string[] = [];
   for (;;) {
-    ids = [];
+    const ids: string[] = [];
     for await (const w of client.workflow.list({ query })) ids.push(w.workflowId);
     if (accept(ids)) return ids;
     if (Date.now() > deadline) throw new Error(`list query ${query} still gave [${ids.join(', ')}] after ${timeoutMs} ms`);

@@ -76,7 +76,7 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
     for (const input of [null, 'job', [1], 7]) expect(fields(input)).toEqual(['(input)']);
   });
 
-  it('values the spec gives as examples or known values pass (README: decisions where the spec is silent)', () => {
+  it('values the spec gives as examples or known values pass (docs/rules.md: decisions where the spec is silent)', () => {
     const v = validateReviewThenGenerateInput({
       task: {
         model: 'm',

@@ -1,0 +1,123 @@
+// Submitting one review batch at most once (spec: "not resubmitted blindly; confirm first whether a
+// task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
+// submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
+import { condition } from '@temporalio/workflow';
+import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
+import { afterAmbiguousSubmit, ambiguityOf, retryAfterRaisedOf, submitUnconfirmed, type Ambiguity } from './failures.js';
+import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import { holdsExactly } from './review-verdict.js';
+import type { RunState } from './run-state.js';
+
+/** One batch of one run, as the review stage works on it. */
+export interface BatchContext {
+  job: ReviewThenGenerateJob;
+  run: RunState;
+  batch: ReviewBatch;
+  index: number;
+  summary: string;
+  deadline: number;
+}
+
+function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
+  const { batch } = ctx;
+  return (why: string) =>
+    submitUnconfirmed(`the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`, 'the asset review service', ambiguity, why, {
+      stage: 'reviewing',
+      assetType: batch.assetType,
+      urls: batch.urls,
+      submits: count,
+    });
+}
+
+/**
+ * Submits the batch for review once. An ambiguous answer (500, time-out, reset: a review task may exist)
+ * is not resubmitted blindly (spec: "duplicate submit after a time-out" fails). When the submit carried a
+ * callback address, the review service calls back when the review is done: the run waits for a callback
+ * naming a task that no batch has claimed, confirms with one query that it is this batch's, and adopts
+ * it. What happens when none comes is ambiguity.ts's policy.
+ */
+export async function submitOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
+  const { job, run } = ctx;
+  for (let ambiguous = 1; ; ambiguous++) {
+    try {
+      return await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [input]);
+    } catch (err) {
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
+      const next = await afterAmbiguousSubmit({
+        ambiguity,
+        count: ambiguous,
+        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+        graceMs: job.timing.createAmbiguityGraceMs,
+        deadline: ctx.deadline,
+        find: (until) => findSubmittedTask(ctx, until),
+        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+      });
+      if (next !== 'resubmit') return { taskId: next.adopted.taskId, status: next.adopted.task.status, callbackSent: true, confirmed: next.adopted.task };
+    }
+  }
+}
+
+/**
+ * The sync submit, at most once: it blocks until the review ends, so its HTTP deadline is the review's
+ * time-out, and an ambiguous answer (no callback can name its task) is SubmitUnconfirmed unless the job
+ * opted in to resubmitting.
+ */
+export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<ReviewTaskSummary> {
+  const { job, run } = ctx;
+  for (let ambiguous = 1; ; ambiguous++) {
+    const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
+    try {
+      // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
+      return await run.acts.submittingSync(timeoutMs + 5_000).rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
+        { ...input, timeoutMs, minIntervalMs: job.timing.reviewMinQueryIntervalMs },
+      ]);
+    } catch (err) {
+      const ambiguity = ambiguityOf(err);
+      if (!ambiguity) throw err;
+      run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
+      await afterAmbiguousSubmit({
+        ambiguity,
+        count: ambiguous,
+        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+        graceMs: 0,
+        deadline: ctx.deadline,
+        find: async () => undefined,
+        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+      });
+    }
+  }
+}
+
+/**
+ * Waits until `until` for review callbacks naming tasks no batch has claimed, and queries each once: in
+ * a run with one batch any such task is its own; otherwise its items must be exactly this batch's URLs.
+ */
+async function findSubmittedTask({ job, run, batch }: BatchContext, until: number): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
+  const looked = new Set<string>();
+  const unseen = () => run.unclaimedReviewTaskIds().filter((id) => !looked.has(id));
+  for (;;) {
+    if (unseen().length === 0) {
+      const left = until - Date.now();
+      if (left <= 0 || !(await condition(() => unseen().length > 0, left))) return undefined;
+    }
+    for (const taskId of unseen()) {
+      looked.add(taskId);
+      const key = `review:${taskId}`;
+      let task: ReviewTaskSummary;
+      try {
+        task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `look at review task ${taskId} (named by a callback)` }, [
+          { taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) },
+        ]);
+      } catch (err) {
+        const raised = retryAfterRaisedOf(err);
+        if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
+        else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs);
+        continue; // unreadable: not adopted; the wait goes on
+      }
+      run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
+      if (job.reviewBatches.length === 1 || holdsExactly(task, batch.urls)) return { taskId, task };
+    }
+  }
+}
