@@ -20,7 +20,14 @@ export interface Plan {
   warmup: number;
   tuning: { level: number; profile: ProfileName; modes: Mode[]; configs: string[] };
   historyIndependence: { jobs: number; short: { reviewMs: number; videoMs: number }; longFactor: number };
-  waiting: { callbacksTarget: number; chunk: number; pollingJobs: number; windowMs: number; videoPollIntervalMs: number; cappedConfig: string };
+  waiting: {
+    callbacksTarget: number;
+    chunk: number;
+    pollingJobs: number;
+    windowMs: number;
+    videoPollIntervalMs: number;
+    cappedConfig: string;
+  };
   http: { seconds: number; inFlight: number; poolSizes: number[] };
   /** An earlier full run to compare with (path from the project root), and what changed since. */
   baseline?: { file: string; change: string };
@@ -35,12 +42,20 @@ export const WORKER_CONFIGS: Record<string, WorkerConfigDef> = {
   'no-preload': { options: {}, bundle: 'package-no-preload' },
   /** Pollers that scale with the backlog instead of a fixed 10. */
   autoscale: {
-    options: { workflowTaskPollerBehavior: { type: 'autoscaling' }, activityTaskPollerBehavior: { type: 'autoscaling' } },
+    options: {
+      workflowTaskPollerBehavior: { type: 'autoscaling' },
+      activityTaskPollerBehavior: { type: 'autoscaling' },
+    },
     bundle: 'package',
   },
   /** More workflow-task and activity slots and pollers. */
   wide: {
-    options: { maxConcurrentWorkflowTaskExecutions: 200, maxConcurrentActivityTaskExecutions: 500, maxConcurrentWorkflowTaskPolls: 20, maxConcurrentActivityTaskPolls: 20 },
+    options: {
+      maxConcurrentWorkflowTaskExecutions: 200,
+      maxConcurrentActivityTaskExecutions: 500,
+      maxConcurrentWorkflowTaskPolls: 20,
+      maxConcurrentActivityTaskPolls: 20,
+    },
     bundle: 'package',
   },
   /**
@@ -70,7 +85,14 @@ export const FULL: Plan = {
   warmup: 20,
   tuning: { level: 100, profile: 'zero', modes: ['polling'], configs: ['default', 'no-preload', 'wide', 'autoscale'] },
   historyIndependence: { jobs: 6, short: { reviewMs: 200, videoMs: 1_000 }, longFactor: 5 },
-  waiting: { callbacksTarget: 10_000, chunk: 500, pollingJobs: 300, windowMs: 10_000, videoPollIntervalMs: 10_000, cappedConfig: 'heap-1g' },
+  waiting: {
+    callbacksTarget: 10_000,
+    chunk: 500,
+    pollingJobs: 300,
+    windowMs: 10_000,
+    videoPollIntervalMs: 10_000,
+    cappedConfig: 'heap-1g',
+  },
   http: { seconds: 3, inFlight: 128, poolSizes: [8, 32, 128] },
   runTimeoutMs: (n) => 90_000 + n * 300,
   baseline: {
@@ -93,7 +115,14 @@ export const QUICK: Plan = {
   warmup: 0,
   tuning: { level: 10, profile: 'zero', modes: ['polling'], configs: ['default', 'no-preload'] },
   historyIndependence: { jobs: 2, short: { reviewMs: 200, videoMs: 500 }, longFactor: 3 },
-  waiting: { callbacksTarget: 40, chunk: 40, pollingJobs: 20, windowMs: 2_000, videoPollIntervalMs: 1_000, cappedConfig: '' },
+  waiting: {
+    callbacksTarget: 40,
+    chunk: 40,
+    pollingJobs: 20,
+    windowMs: 2_000,
+    videoPollIntervalMs: 1_000,
+    cappedConfig: '',
+  },
   http: { seconds: 0.5, inFlight: 64, poolSizes: [32] },
   runTimeoutMs: (n) => 30_000 + n * 300,
 };

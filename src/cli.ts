@@ -38,10 +38,13 @@ const COMMANDS: Record<string, Command> = { submit, status, cancel, batch, sched
 export function classify(err: unknown): { exitCode: number; code: string; message: string; details?: unknown } {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof CliError) return { exitCode: err.exitCode, code: err.code, message, details: err.details };
-  if (err instanceof InvalidJobInputError) return { exitCode: ExitCode.InvalidInput, code: 'invalid_input', message, details: { problems: err.problems } };
+  if (err instanceof InvalidJobInputError)
+    return { exitCode: ExitCode.InvalidInput, code: 'invalid_input', message, details: { problems: err.problems } };
   if (err instanceof ConfigError) return { exitCode: ExitCode.Usage, code: 'config', message };
-  if (err instanceof WorkflowNotFoundError || err instanceof ScheduleNotFoundError) return { exitCode: ExitCode.NotFound, code: 'not_found', message };
-  if (err instanceof BusinessKeyConflictError || err instanceof ScheduleAlreadyRunning) return { exitCode: ExitCode.Conflict, code: 'conflict', message };
+  if (err instanceof WorkflowNotFoundError || err instanceof ScheduleNotFoundError)
+    return { exitCode: ExitCode.NotFound, code: 'not_found', message };
+  if (err instanceof BusinessKeyConflictError || err instanceof ScheduleAlreadyRunning)
+    return { exitCode: ExitCode.Conflict, code: 'conflict', message };
   return { exitCode: ExitCode.Error, code: 'error', message: message.split('\n')[0] ?? message };
 }
 
@@ -56,11 +59,19 @@ export async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   const ctx = commandContext(args, out);
   try {
-    if (!command) throw new CliError(`unknown command ${name} (submit, status, cancel, batch, schedule; see --help)`, ExitCode.Usage, 'usage');
+    if (!command)
+      throw new CliError(
+        `unknown command ${name} (submit, status, cancel, batch, schedule; see --help)`,
+        ExitCode.Usage,
+        'usage',
+      );
     return await command(ctx);
   } catch (err) {
     const e = classify(err);
-    if (json) out.result({ error: { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}) } });
+    if (json)
+      out.result({
+        error: { code: e.code, message: e.message, ...(e.details !== undefined ? { details: e.details } : {}) },
+      });
     else {
       out.note(`review-video ${name}: ${e.message}`);
       if (e.exitCode === ExitCode.Usage) out.note(`see review-video ${command ? `${name} ` : ''}--help`);

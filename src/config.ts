@@ -2,14 +2,30 @@
 // in the clients built from it: never in workflow input, history, logs or error messages.
 import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
+import type {
+  CallbackConfig,
+  ReviewServiceConfig,
+  TemporalConfig,
+  VideoServiceConfig,
+  WorkerTuning,
+} from './config-types.js';
 import { hostOf, nonPublicHostReason } from './model/url-rules.js';
 
 /** The defaults of the design's configuration table: the schemas below and the explicit options read them. */
-export const TEMPORAL_DEFAULTS = { address: 'localhost:7233', namespace: 'default', taskQueue: 'video-generation' } as const;
+export const TEMPORAL_DEFAULTS = {
+  address: 'localhost:7233',
+  namespace: 'default',
+  taskQueue: 'video-generation',
+} as const;
 /** The task queue of our standalone worker; in your own worker, use your own queue. */
 export const DEFAULT_TASK_QUEUE = TEMPORAL_DEFAULTS.taskQueue;
 /** VIDEO_CANCEL_METHOD, VIDEO_CANCEL_PATH, HTTP_TIMEOUT_MS and HTTP_MAX_CONNECTIONS (connections per service). */
-export const SERVICE_DEFAULTS = { cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 30_000, connections: 32 } as const;
+export const SERVICE_DEFAULTS = {
+  cancelMethod: 'POST',
+  cancelPath: '/v1/task/cancel/{id}',
+  timeoutMs: 30_000,
+  connections: 32,
+} as const;
 
 const nonEmpty = z.string().trim().min(1);
 const httpUrl = z
@@ -63,8 +79,16 @@ export const workerTuningSchema = z
   })
   .superRefine((c, ctx) => {
     // The SDK would silently lower it; say so instead.
-    if (c.WORKER_MAX_CACHED_WORKFLOWS !== undefined && c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined && c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS > c.WORKER_MAX_CACHED_WORKFLOWS) {
-      ctx.addIssue({ code: 'custom', path: ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'], message: 'must not exceed WORKER_MAX_CACHED_WORKFLOWS' });
+    if (
+      c.WORKER_MAX_CACHED_WORKFLOWS !== undefined &&
+      c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined &&
+      c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS > c.WORKER_MAX_CACHED_WORKFLOWS
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'],
+        message: 'must not exceed WORKER_MAX_CACHED_WORKFLOWS',
+      });
     }
   });
 
@@ -85,7 +109,10 @@ export const callbackConfigSchema = z
       });
     }
     // The services call this address from the public internet; the host is checked as written (no DNS).
-    const reason = c.CALLBACK_PUBLIC_URL && !c.ALLOW_PRIVATE_URLS ? nonPublicHostReason(hostOf(c.CALLBACK_PUBLIC_URL) ?? '') : undefined;
+    const reason =
+      c.CALLBACK_PUBLIC_URL && !c.ALLOW_PRIVATE_URLS
+        ? nonPublicHostReason(hostOf(c.CALLBACK_PUBLIC_URL) ?? '')
+        : undefined;
     if (reason) {
       ctx.addIssue({
         code: 'custom',
@@ -95,48 +122,7 @@ export const callbackConfigSchema = z
     }
   });
 
-export type TemporalConfig = {
-  address: string;
-  namespace: string;
-  taskQueue: string;
-};
-
-export type VideoServiceConfig = {
-  baseUrl: string;
-  apiKey: string;
-  cancelMethod: 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'GET';
-  cancelPath: string;
-  timeoutMs: number;
-  /** Connections of the client's pool (default SERVICE_DEFAULTS.connections): requests beyond it wait for a free one. */
-  connections?: number;
-  /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
-  allowPrivateUrls?: boolean;
-};
-
-export type ReviewServiceConfig = {
-  baseUrl: string;
-  accessToken: string;
-  timeoutMs: number;
-  /** Connections of the client's pool (default SERVICE_DEFAULTS.connections): requests beyond it wait for a free one. */
-  connections?: number;
-  /** Accept loopback/private/link-local media and callback addresses (ALLOW_PRIVATE_URLS; default false). */
-  allowPrivateUrls?: boolean;
-};
-
-/** The Worker.create options set from the environment; absent ones keep the SDK's defaults. */
-export type WorkerTuning = {
-  maxCachedWorkflows?: number;
-  maxConcurrentWorkflowTaskExecutions?: number;
-  maxConcurrentActivityTaskExecutions?: number;
-};
-
-export type CallbackConfig = {
-  /** Public base address of the receiver; undefined = polling only. */
-  publicUrl: string | undefined;
-  secret: string | undefined;
-  host: string;
-  port: number;
-};
+export type * from './config-types.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -172,7 +158,9 @@ function profileSettings(env: Env): { address?: string; namespace?: string } {
   } catch (err) {
     // A TOML parser's message quotes the file, which may hold an API key: only the missing profile is named.
     const message = err instanceof Error ? err.message : '';
-    const why = /^Profile '[^']*' not found/.test(message) ? message : 'the Temporal config file could not be read as TOML';
+    const why = /^Profile '[^']*' not found/.test(message)
+      ? message
+      : 'the Temporal config file could not be read as TOML';
     throw new ConfigError(`invalid configuration: TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE: ${why}`);
   }
 }
@@ -181,10 +169,12 @@ function profileSettings(env: Env): { address?: string; namespace?: string } {
 export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
   const c = parse(temporalConfigSchema, env);
   const set = present(env);
-  const profile = set.TEMPORAL_ADDRESS !== undefined && set.TEMPORAL_NAMESPACE !== undefined ? {} : profileSettings(env);
+  const profile =
+    set.TEMPORAL_ADDRESS !== undefined && set.TEMPORAL_NAMESPACE !== undefined ? {} : profileSettings(env);
   return {
     address: set.TEMPORAL_ADDRESS !== undefined ? c.TEMPORAL_ADDRESS : (profile.address ?? c.TEMPORAL_ADDRESS),
-    namespace: set.TEMPORAL_NAMESPACE !== undefined ? c.TEMPORAL_NAMESPACE : (profile.namespace ?? c.TEMPORAL_NAMESPACE),
+    namespace:
+      set.TEMPORAL_NAMESPACE !== undefined ? c.TEMPORAL_NAMESPACE : (profile.namespace ?? c.TEMPORAL_NAMESPACE),
     taskQueue: c.TEMPORAL_TASK_QUEUE,
   };
 }
@@ -198,7 +188,9 @@ export function loadServicesConfig(env: Env = process.env): { video: VideoServic
   const c = parse(servicesConfigSchema, env);
   const allow = loadAllowPrivateUrls(env);
   if (c.VIDEO_API_BASE_URL === c.REVIEW_API_BASE_URL) {
-    throw new ConfigError('invalid configuration: VIDEO_API_BASE_URL and REVIEW_API_BASE_URL must differ (the spec never mixes the two services)');
+    throw new ConfigError(
+      'invalid configuration: VIDEO_API_BASE_URL and REVIEW_API_BASE_URL must differ (the spec never mixes the two services)',
+    );
   }
   return {
     video: {
@@ -210,7 +202,13 @@ export function loadServicesConfig(env: Env = process.env): { video: VideoServic
       connections: c.HTTP_MAX_CONNECTIONS,
       allowPrivateUrls: allow,
     },
-    review: { baseUrl: c.REVIEW_API_BASE_URL, accessToken: c.REVIEW_ACCESS_TOKEN, timeoutMs: c.HTTP_TIMEOUT_MS, connections: c.HTTP_MAX_CONNECTIONS, allowPrivateUrls: allow },
+    review: {
+      baseUrl: c.REVIEW_API_BASE_URL,
+      accessToken: c.REVIEW_ACCESS_TOKEN,
+      timeoutMs: c.HTTP_TIMEOUT_MS,
+      connections: c.HTTP_MAX_CONNECTIONS,
+      allowPrivateUrls: allow,
+    },
   };
 }
 
@@ -218,8 +216,12 @@ export function loadWorkerTuning(env: Env = process.env): WorkerTuning {
   const c = parse(workerTuningSchema, env);
   return {
     ...(c.WORKER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS } : {}),
-    ...(c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
-    ...(c.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
+    ...(c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined
+      ? { maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS }
+      : {}),
+    ...(c.WORKER_MAX_CONCURRENT_ACTIVITIES !== undefined
+      ? { maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES }
+      : {}),
   };
 }
 

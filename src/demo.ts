@@ -16,7 +16,10 @@ import type { ReviewThenGenerateInput } from './workflows/input.js';
 const line = (p: Progress) =>
   [
     `stage=${p.stage}`,
-    ...p.review.tasks.map((t) => `review ${t.taskId || '-'}: ${t.status}${t.totalCount !== undefined ? ` ${t.doneCount ?? 0}/${t.totalCount}` : ''}`),
+    ...p.review.tasks.map(
+      (t) =>
+        `review ${t.taskId || '-'}: ${t.status}${t.totalCount !== undefined ? ` ${t.doneCount ?? 0}/${t.totalCount}` : ''}`,
+    ),
     p.taskId ? `video ${p.taskId}: ${p.state ?? 'created'}` : undefined,
     `calls: review queries ${p.queries.review}, video queries ${p.queries.video}; callbacks ${p.callbacks.review + p.callbacks.video}`,
   ]
@@ -42,12 +45,22 @@ async function main() {
   const plugin = new ReviewVideoPlugin({
     services: {
       video: { baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, timeoutMs: 10_000, allowPrivateUrls: true },
-      review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 10_000, allowPrivateUrls: true },
+      review: {
+        baseUrl: sandbox.reviewBaseUrl,
+        accessToken: sandbox.accessToken,
+        timeoutMs: 10_000,
+        allowPrivateUrls: true,
+      },
     },
     callbacks: { publicUrl: receiver.url, secret },
   });
   const taskQueue = DEFAULT_TASK_QUEUE;
-  const worker = await Worker.create({ connection: server.env.nativeConnection, namespace: server.namespace, taskQueue, plugins: [plugin] });
+  const worker = await Worker.create({
+    connection: server.env.nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    plugins: [plugin],
+  });
   const running = worker.run();
   try {
     const input: ReviewThenGenerateInput = {
@@ -69,7 +82,9 @@ async function main() {
     // attributes and the static summary shown in the Web UI.
     const workflowId = `demo-${randomUUID()}`;
     const handle = await startReviewThenGenerate(client, { businessKey: workflowId, input, taskQueue });
-    console.log(`started ReviewThenGenerate ${workflowId}: ${server.uiUrl}/namespaces/${server.namespace}/workflows/${workflowId}`);
+    console.log(
+      `started ReviewThenGenerate ${workflowId}: ${server.uiUrl}/namespaces/${server.namespace}/workflows/${workflowId}`,
+    );
     let last = '';
     const ticker = setInterval(() => {
       handle
@@ -86,7 +101,9 @@ async function main() {
       console.log(`  ${line(await handle.progress())}`);
       console.log(`done: task ${result.taskId} ${result.state}, video ${result.videoUrl}`);
       console.log(`approved assets: ${result.assets.map((a) => `${a.sourceUrl} -> ${a.assetUrl}`).join(', ')}`);
-      const calls = sandbox.requests().reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.operation]: (acc[r.operation] ?? 0) + 1 }), {});
+      const calls = sandbox
+        .requests()
+        .reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.operation]: (acc[r.operation] ?? 0) + 1 }), {});
       console.log(`API calls made: ${JSON.stringify(calls)}`);
     } finally {
       clearInterval(ticker);

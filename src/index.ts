@@ -24,16 +24,34 @@ export {
   type ReviewThenGenerateResult,
   type Stage,
 } from './workflows/definitions.js';
-export { allSearchAttributes, BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from './workflows/search-attributes.js';
+export {
+  allSearchAttributes,
+  BatchId,
+  ReviewStage,
+  ReviewTaskIds,
+  VideoModel,
+  VideoTaskId,
+} from './workflows/search-attributes.js';
 export {
   GENERATE_AND_POLL_DEFAULT_TIMING,
   validateGenerateAndPollInput,
   type GenerateAndPollInput,
   type GenerateAndPollTiming,
 } from './workflows/generate-and-poll-input.js';
-export { generateAndPollProgressQuery, type GenerateAndPollProgress, type GenerateAndPollResult, type GenerateAndPollStage } from './workflows/generate-and-poll.js';
+export {
+  generateAndPollProgressQuery,
+  type GenerateAndPollProgress,
+  type GenerateAndPollResult,
+  type GenerateAndPollStage,
+} from './workflows/generate-and-poll-definitions.js';
 export { workflowPreloadModules, workflowsPath } from './workflows-path.js';
-export { REVIEW_VIDEO_PLUGIN_NAME, ReviewVideoPlugin, type ReviewVideoHooks, type ReviewVideoPluginOptions, type ReviewVideoSource } from './plugin.js';
+export {
+  REVIEW_VIDEO_PLUGIN_NAME,
+  ReviewVideoPlugin,
+  type ReviewVideoHooks,
+  type ReviewVideoPluginOptions,
+  type ReviewVideoSource,
+} from './plugin.js';
 export {
   ConfigError,
   DEFAULT_TASK_QUEUE,

@@ -102,9 +102,11 @@ export class ReviewVideoPlugin extends SimplePlugin {
 
   #activitiesForNewWorker(): Activities {
     const o = this.#options;
-    if ('clients' in o) return createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks });
+    if ('clients' in o)
+      return createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks });
     // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
-    this.#settings ??= 'services' in o ? { services: o.services, callbacks: o.callbacks } : activitySettingsFromEnv(o.env);
+    this.#settings ??=
+      'services' in o ? { services: o.services, callbacks: o.callbacks } : activitySettingsFromEnv(o.env);
     const wiring = wireActivities(this.#settings);
     this.#owned.add(wiring);
     return wiring.activities;
@@ -117,6 +119,8 @@ export class ReviewVideoPlugin extends SimplePlugin {
 }
 
 /** Our workflows module, unless the worker already names its workflow code. */
-function ourWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath'> {
+function ourWorkflows(
+  options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>,
+): Pick<WorkerOptions, 'workflowsPath'> {
   return options.workflowsPath || options.workflowBundle ? {} : { workflowsPath };
 }

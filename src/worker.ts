@@ -11,7 +11,9 @@ import { connectWorkerToTemporal } from './temporal/worker-connection.js';
 
 /** The size of a fixed slot supplier (what WORKER_MAX_CONCURRENT_* set), for the startup line. */
 function slots(supplier: unknown): string {
-  return supplier && typeof supplier === 'object' && 'numSlots' in supplier ? String(supplier.numSlots) : 'resource-based';
+  return supplier && typeof supplier === 'object' && 'numSlots' in supplier
+    ? String(supplier.numSlots)
+    : 'resource-based';
 }
 
 /** The startup line that shows ALLOW_PRIVATE_URLS: a worker accepting private addresses says so. */
@@ -21,7 +23,10 @@ export function privateUrlsLine(allow: boolean): string {
     : 'worker: ALLOW_PRIVATE_URLS=false: media and callback addresses must be public';
 }
 
-export async function runWorker(env: Record<string, string | undefined> = process.env, extra: Partial<WorkerOptions> = {}): Promise<void> {
+export async function runWorker(
+  env: Record<string, string | undefined> = process.env,
+  extra: Partial<WorkerOptions> = {},
+): Promise<void> {
   // Every variable is checked before connecting: a bad one is named even when Temporal is down.
   const temporal = loadTemporalConfig(env);
   const settings = activitySettingsFromEnv(env);
@@ -45,10 +50,14 @@ export async function runWorker(env: Record<string, string | undefined> = proces
     });
     // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown of running workers.
     const running = worker.run();
-    console.log(`worker: task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), callbacks ${settings.callbacks ? 'on' : 'off (polling)'}`);
+    console.log(
+      `worker: task queue ${temporal.taskQueue} on ${temporal.address} (namespace ${temporal.namespace}), callbacks ${settings.callbacks ? 'on' : 'off (polling)'}`,
+    );
     console.log(privateUrlsLine(settings.services.video.allowPrivateUrls === true));
     const { maxCachedWorkflows, tuner } = worker.options;
-    console.log(`worker: sticky cache ${maxCachedWorkflows} workflows, ${slots(tuner.workflowTaskSlotSupplier)} workflow tasks and ${slots(tuner.activityTaskSlotSupplier)} activities at once`);
+    console.log(
+      `worker: sticky cache ${maxCachedWorkflows} workflows, ${slots(tuner.workflowTaskSlotSupplier)} workflow tasks and ${slots(tuner.activityTaskSlotSupplier)} activities at once`,
+    );
     await running;
     console.log('worker: stopped');
   } finally {
@@ -61,8 +70,10 @@ if (isMainModule(import.meta.url)) {
   // The SDK runtime turns these signals into a graceful shutdown, then stops listening; these no-op
   // listeners keep a loader (tsx) or Node's default from killing the process before the drain is done.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
-  runWorker().then(() => process.exit(0)).catch((err: unknown) => {
-    console.error(`worker: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
+  runWorker()
+    .then(() => process.exit(0))
+    .catch((err: unknown) => {
+      console.error(`worker: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });
 }

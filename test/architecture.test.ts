@@ -1,6 +1,8 @@
 // The layout as a rule: workflow code (bundled into Temporal's deterministic sandbox) reaches only
 // `src/workflows/` and the pure model in `src/model/`, besides the SDK's workflow packages and zod; and no
-// import cycle anywhere in `src/`. Type-only imports are erased and do not count.
+// import cycle anywhere in `src/`, and no file there over 250 lines. Type-only imports are erased and do not count.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cyclesAmong, reachableFrom, sourceFiles } from './support/import-graph.js';
@@ -24,6 +26,13 @@ describe('architecture', () => {
       const packages = [...modules.values()].flatMap((m) => m.packages).filter((p) => p !== 'zod');
       expect({ file, outside, packages }).toEqual({ file, outside: [], packages: [] });
     }
+  });
+
+  it('keeps every file in src/ to at most 250 lines (one concern a file)', () => {
+    const long = sourceFiles(`${root}src`)
+      .map((f) => ({ file: relative(root, f), lines: readFileSync(f, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > 250);
+    expect(long).toEqual([]);
   });
 
   it('has no import cycle in src/', () => {

@@ -257,7 +257,10 @@ describe('docker-compose.yml: the production-like stack', () => {
       expect(s.image, name).toBe(svc('worker').image);
       // dist/X.js comes from src/X.ts through tsconfig.build.json (rootDir src, outDir dist).
       const source = command.replace(/^node dist\//, 'src/').replace(/\.js$/, '.ts');
-      expect(build.exclude.some((ex) => source === ex || source.startsWith(`${ex}/`)), `${source} excluded from the build`).toBe(false);
+      expect(
+        build.exclude.some((ex) => source === ex || source.startsWith(`${ex}/`)),
+        `${source} excluded from the build`,
+      ).toBe(false);
       if (!existsSync(path.join(root, source))) console.warn(`[compose] ${name}: ${source} does not exist yet`);
     }
   });
@@ -275,7 +278,8 @@ describe('docker-compose.yml: the production-like stack', () => {
     }
     // Receiver: Temporal (it signals workflows) and the callback settings; not the services' credentials.
     for (const v of [...temporalVars, ...callbackVars]) expect(Object.keys(callbacks), `callbacks ${v}`).toContain(v);
-    for (const v of [...serviceVars, ...workerVars]) expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
+    for (const v of [...serviceVars, ...workerVars])
+      expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
     // Together they cover the whole table.
     const both = new Set([...Object.keys(worker), ...Object.keys(callbacks)]);
     expect(DESIGN_VARIABLES.filter((v) => !both.has(v))).toEqual([]);
@@ -291,7 +295,11 @@ describe('docker-compose.yml: the production-like stack', () => {
     // Defaults: the sandbox service on the compose network.
     expect(worker.VIDEO_API_BASE_URL).toBe('${VIDEO_API_BASE_URL:-http://sandbox:8081}');
     expect(worker.REVIEW_API_BASE_URL).toBe('${REVIEW_API_BASE_URL:-http://sandbox:8082}');
-    expect(envOf(svc('sandbox'))).toMatchObject({ SANDBOX_HOST: '0.0.0.0', SANDBOX_VIDEO_PORT: '8081', SANDBOX_REVIEW_PORT: '8082' });
+    expect(envOf(svc('sandbox'))).toMatchObject({
+      SANDBOX_HOST: '0.0.0.0',
+      SANDBOX_VIDEO_PORT: '8081',
+      SANDBOX_REVIEW_PORT: '8082',
+    });
     // The worker and the sandbox default to the same dev credentials.
     expect(worker.VIDEO_API_KEY).toBe('${VIDEO_API_KEY:-sandbox-video-key}');
     expect(worker.REVIEW_ACCESS_TOKEN).toBe('${REVIEW_ACCESS_TOKEN:-sandbox-review-token}');
@@ -305,7 +313,11 @@ describe('docker-compose.yml: the production-like stack', () => {
   it('hands the worker and the receiver an environment that src/config.ts accepts, with the design defaults', () => {
     const worker = interpolatedEnv(svc('worker'), REQUIRED_SECRETS);
     const callbacks = interpolatedEnv(svc('callbacks'), REQUIRED_SECRETS);
-    expect(loadTemporalConfig(worker)).toEqual({ address: 'temporal:7233', namespace: 'default', taskQueue: 'video-generation' });
+    expect(loadTemporalConfig(worker)).toEqual({
+      address: 'temporal:7233',
+      namespace: 'default',
+      taskQueue: 'video-generation',
+    });
     expect(loadTemporalConfig(callbacks)).toEqual(loadTemporalConfig(worker));
     const services = loadServicesConfig(worker);
     expect(services.video).toMatchObject({
@@ -316,7 +328,12 @@ describe('docker-compose.yml: the production-like stack', () => {
       timeoutMs: 30_000,
       connections: 32,
     });
-    expect(services.review).toMatchObject({ baseUrl: 'http://sandbox:8082', accessToken: 'sandbox-review-token', timeoutMs: 30_000, connections: 32 });
+    expect(services.review).toMatchObject({
+      baseUrl: 'http://sandbox:8082',
+      accessToken: 'sandbox-review-token',
+      timeoutMs: 30_000,
+      connections: 32,
+    });
     // Polling only by default; the receiver listens on 0.0.0.0:8787 inside its container.
     expect(loadCallbackConfig(worker).publicUrl).toBeUndefined();
     expect(loadCallbackConfig(callbacks)).toEqual({
@@ -347,17 +364,27 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(loadServicesConfig(customWorker).review.connections).toBe(128);
     // Worker sizing: only what was set reaches Worker.create; the rest keeps the SDK's defaults.
     expect(loadWorkerTuning(worker)).toEqual({});
-    expect(loadWorkerTuning(customWorker)).toEqual({ maxCachedWorkflows: 500, maxConcurrentActivityTaskExecutions: 64 });
-    expect(() => loadWorkerTuning({ WORKER_MAX_CACHED_WORKFLOWS: '100', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '200' })).toThrow(
+    expect(loadWorkerTuning(customWorker)).toEqual({
+      maxCachedWorkflows: 500,
+      maxConcurrentActivityTaskExecutions: 64,
+    });
+    expect(() =>
+      loadWorkerTuning({ WORKER_MAX_CACHED_WORKFLOWS: '100', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '200' }),
+    ).toThrow(
       'invalid configuration: WORKER_MAX_CONCURRENT_WORKFLOW_TASKS must not exceed WORKER_MAX_CACHED_WORKFLOWS',
     );
-    expect(() => loadWorkerTuning({ WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(/WORKER_MAX_CONCURRENT_ACTIVITIES/);
+    expect(() => loadWorkerTuning({ WORKER_MAX_CONCURRENT_ACTIVITIES: '0' })).toThrow(
+      /WORKER_MAX_CONCURRENT_ACTIVITIES/,
+    );
     expect(loadCallbackConfig(customWorker).publicUrl).toBe('http://callbacks:8787');
     // Public addresses only by default; a compose service name is public as written (no DNS lookup).
     expect(worker.ALLOW_PRIVATE_URLS).toBe('');
     expect(services.video.allowPrivateUrls).toBe(false);
     expect(services.review.allowPrivateUrls).toBe(false);
-    expect(loadServicesConfig(interpolatedEnv(svc('worker'), { ...custom, ALLOW_PRIVATE_URLS: 'true' })).video.allowPrivateUrls).toBe(true);
+    expect(
+      loadServicesConfig(interpolatedEnv(svc('worker'), { ...custom, ALLOW_PRIVATE_URLS: 'true' })).video
+        .allowPrivateUrls,
+    ).toBe(true);
     expect(loadTemporalConfig(customWorker).taskQueue).toBe('other-queue');
     // Without the required secrets the file does not even interpolate.
     expect(() => interpolatedEnv(svc('worker'), {})).toThrow(/CALLBACK_SECRET/);
@@ -391,7 +418,9 @@ describe('docker-compose.yml: the production-like stack', () => {
     for (const v of SANDBOX_DEV_VALUES) expect(composeText.split(v).length - 1, v).toBe(2);
     // Nothing secret is baked into the image, and .env never reaches the build context.
     expect(read('Dockerfile')).not.toMatch(/^\s*(ENV|ARG)\s+\S*(KEY|TOKEN|SECRET|PASSWORD|PWD)\b/m);
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['.env', 'node_modules', '.temporal-cli', 'dist', '.git', 'bench/results', '.tmp']) {
       expect(ignored, `.dockerignore ${entry}`).toContain(entry);
     }
@@ -401,7 +430,10 @@ describe('docker-compose.yml: the production-like stack', () => {
     const setup = svc('temporal-setup');
     expect(setup.entrypoint).toEqual(['/bin/sh', '-c']);
     const script = Array.isArray(setup.command) ? setup.command.join('\n') : (setup.command ?? '');
-    const registered = [...script.matchAll(/^\s*create\s+(\S+)\s+(\S+)\s*$/gm)].map((m) => ({ name: m[1], type: m[2] }));
+    const registered = [...script.matchAll(/^\s*create\s+(\S+)\s+(\S+)\s*$/gm)].map((m) => ({
+      name: m[1],
+      type: m[2],
+    }));
     // CLI type names -> the SDK's SearchAttributeType values.
     const cliType: Record<string, string> = {
       Keyword: 'KEYWORD',
@@ -457,7 +489,9 @@ describe('docker-compose.yml: the production-like stack', () => {
     // Compose's own rendering agrees with the checks above.
     const rendered = run({ ...baseEnv, ...REQUIRED_SECRETS }, '--profile', 'sandbox', 'config', '--format', 'json');
     expect(rendered.status, rendered.stderr).toBe(0);
-    const config = JSON.parse(rendered.stdout) as { services: Record<string, { environment?: Record<string, string> }> };
+    const config = JSON.parse(rendered.stdout) as {
+      services: Record<string, { environment?: Record<string, string> }>;
+    };
     expect(Object.keys(config.services).sort()).toEqual(Object.keys(services).sort());
     for (const name of ['worker', 'callbacks', 'sandbox', 'temporal']) {
       expect(config.services[name]!.environment, name).toEqual(interpolatedEnv(svc(name), REQUIRED_SECRETS));

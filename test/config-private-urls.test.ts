@@ -45,7 +45,9 @@ describe('ALLOW_PRIVATE_URLS', () => {
   });
 
   it.each(['yes', 'on', '2'])('refuses %j naming the variable', (value) => {
-    expect(configError(() => loadAllowPrivateUrls({ ALLOW_PRIVATE_URLS: value })).message).toBe('invalid configuration: ALLOW_PRIVATE_URLS must be true, false, 1 or 0');
+    expect(configError(() => loadAllowPrivateUrls({ ALLOW_PRIVATE_URLS: value })).message).toBe(
+      'invalid configuration: ALLOW_PRIVATE_URLS must be true, false, 1 or 0',
+    );
     expect(() => loadServicesConfig({ ...services, ALLOW_PRIVATE_URLS: value })).toThrow(/ALLOW_PRIVATE_URLS/);
   });
 });
@@ -64,17 +66,26 @@ describe('CALLBACK_PUBLIC_URL must be public unless ALLOW_PRIVATE_URLS', () => {
     'http://[::ffff:10.0.0.1]',
   ])('refuses %s at start, naming the variable and the way out', (url) => {
     const err = configError(() => loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET }));
-    expect(err.message).toMatch(/^invalid configuration: CALLBACK_PUBLIC_URL must be a public address the services can reach \(.+\); set ALLOW_PRIVATE_URLS=true only for the sandbox or tests$/);
+    expect(err.message).toMatch(
+      /^invalid configuration: CALLBACK_PUBLIC_URL must be a public address the services can reach \(.+\); set ALLOW_PRIVATE_URLS=true only for the sandbox or tests$/,
+    );
     expect(err.message).not.toContain(SECRET);
     // activitiesFromEnv (a user's own worker) reads the same configuration.
-    expect(() => activitiesFromEnv({ ...services, CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET })).toThrow(/CALLBACK_PUBLIC_URL must be a public address/);
+    expect(() => activitiesFromEnv({ ...services, CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET })).toThrow(
+      /CALLBACK_PUBLIC_URL must be a public address/,
+    );
     // The one explicit setting lets it through.
-    expect(loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET, ALLOW_PRIVATE_URLS: 'true' }).publicUrl).toBe(url);
+    expect(
+      loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET, ALLOW_PRIVATE_URLS: 'true' }).publicUrl,
+    ).toBe(url);
   });
 
-  it.each(['https://hooks.example.com/rtg', 'http://callbacks:8787', 'https://203.0.113.9'])('accepts %s (names are taken as written, not resolved)', (url) => {
-    expect(loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET }).publicUrl).toBe(url);
-  });
+  it.each(['https://hooks.example.com/rtg', 'http://callbacks:8787', 'https://203.0.113.9'])(
+    'accepts %s (names are taken as written, not resolved)',
+    (url) => {
+      expect(loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET }).publicUrl).toBe(url);
+    },
+  );
 
   it('unset stays polling only, whatever ALLOW_PRIVATE_URLS says', () => {
     expect(loadCallbackConfig({}).publicUrl).toBeUndefined();

@@ -6,9 +6,16 @@ import { freePort } from '../src/dev/temporal-dev-server.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { temporalAddress } from './support/temporal.js';
 
-function run(args: string[], env: Record<string, string>, onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void) {
+function run(
+  args: string[],
+  env: Record<string, string>,
+  onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void,
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; pid: number }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -38,16 +45,26 @@ describe('worker process', () => {
   });
 
   it('refuses an invalid configuration naming the variable, without printing secrets', async () => {
-    const r = await run(['src/worker.ts'], { ...serviceEnv, VIDEO_API_BASE_URL: 'not a url', VIDEO_API_KEY: 'super-secret-key' });
+    const r = await run(['src/worker.ts'], {
+      ...serviceEnv,
+      VIDEO_API_BASE_URL: 'not a url',
+      VIDEO_API_KEY: 'super-secret-key',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('VIDEO_API_BASE_URL');
     expect(r.stderr).not.toContain('super-secret-key');
   });
 
   it('refuses a private CALLBACK_PUBLIC_URL at start unless ALLOW_PRIVATE_URLS=true', async () => {
-    const r = await run(['src/worker.ts'], { ...serviceEnv, CALLBACK_PUBLIC_URL: 'http://127.0.0.1:8787', CALLBACK_SECRET: 'cb-secret-0123456789abcdef' });
+    const r = await run(['src/worker.ts'], {
+      ...serviceEnv,
+      CALLBACK_PUBLIC_URL: 'http://127.0.0.1:8787',
+      CALLBACK_SECRET: 'cb-secret-0123456789abcdef',
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^worker: invalid configuration: CALLBACK_PUBLIC_URL must be a public address .*ALLOW_PRIVATE_URLS=true/);
+    expect(r.stderr.trim()).toMatch(
+      /^worker: invalid configuration: CALLBACK_PUBLIC_URL must be a public address .*ALLOW_PRIVATE_URLS=true/,
+    );
     expect(r.stderr).not.toContain('cb-secret-0123456789abcdef');
   });
 
@@ -75,7 +92,9 @@ describe('worker process', () => {
         },
       );
       expect(r.stdout).toContain('worker: task queue');
-      expect(r.stdout).toContain('worker: ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted (sandbox/tests only)');
+      expect(r.stdout).toContain(
+        'worker: ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted (sandbox/tests only)',
+      );
       // The sizing variables reach Worker.create; the unset one keeps the SDK's default.
       expect(r.stdout).toContain('worker: sticky cache 500 workflows, 40 workflow tasks and 64 activities at once');
       expect(r.stdout).toContain('worker: stopped');

@@ -61,18 +61,42 @@ async function measure(variant: string, call: () => Promise<unknown>): Promise<H
     errors,
     seconds: r(seconds),
     requestsPerSecond: r(latencies.length / seconds),
-    latencyMs: { ...lat, mean: r(lat.mean), min: r(lat.min), p50: r(lat.p50), p95: r(lat.p95), p99: r(lat.p99), max: r(lat.max) },
+    latencyMs: {
+      ...lat,
+      mean: r(lat.mean),
+      min: r(lat.min),
+      p50: r(lat.p50),
+      p95: r(lat.p95),
+      p99: r(lat.p99),
+      max: r(lat.max),
+    },
     cpuMsPerRequest: r((cpu.user + cpu.system) / 1000 / latencies.length),
   };
 }
 
 const results: HttpVariantResult[] = [];
 for (const connections of config.poolSizes) {
-  const http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: 30_000, secrets: [config.apiKey], connections });
-  results.push(await measure(`undici Pool (ServiceHttp), ${connections} connections`, () => http.send({ operation: 'video.get', method: 'GET', path, headers })));
+  const http = new ServiceHttp({
+    service: 'video',
+    baseUrl: config.baseUrl,
+    timeoutMs: 30_000,
+    secrets: [config.apiKey],
+    connections,
+  });
+  results.push(
+    await measure(`undici Pool (ServiceHttp), ${connections} connections`, () =>
+      http.send({ operation: 'video.get', method: 'GET', path, headers }),
+    ),
+  );
   await http.close();
 }
-const client = new VideoClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 30_000 });
+const client = new VideoClient({
+  baseUrl: config.baseUrl,
+  apiKey: config.apiKey,
+  cancelMethod: 'POST',
+  cancelPath: '/v1/task/cancel/{id}',
+  timeoutMs: 30_000,
+});
 results.push(await measure('VideoClient.getTask (Pool 32 + validation)', () => client.getTask(config.taskId)));
 await client.close();
 results.push(

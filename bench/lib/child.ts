@@ -17,7 +17,12 @@ export function runChild<T>(entryFromBench: string, envName: string, config: unk
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (reply) resolve(reply.value);
-      else reject(new Error(`${entryFromBench} exited (${signal ?? code}) without a report${signal === 'SIGKILL' ? ` (killed after ${timeoutMs} ms)` : ''}`));
+      else
+        reject(
+          new Error(
+            `${entryFromBench} exited (${signal ?? code}) without a report${signal === 'SIGKILL' ? ` (killed after ${timeoutMs} ms)` : ''}`,
+          ),
+        );
     });
   });
 }

@@ -62,7 +62,10 @@ export async function startHarness(): Promise<Harness> {
   };
   // Every bundle from the same snapshot of the sources, built before anything runs: the working tree
   // may change while a long benchmark runs.
-  const [server] = await Promise.all([startDevServer({ ui: false }), ...(Object.keys(BUNDLES) as BundleName[]).map(bundle)]);
+  const [server] = await Promise.all([
+    startDevServer({ ui: false }),
+    ...(Object.keys(BUNDLES) as BundleName[]).map(bundle),
+  ]);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
   const secret = randomBytes(24).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });

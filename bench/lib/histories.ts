@@ -23,9 +23,11 @@ export function reviewCallbackRacedSubmit(events: Array<Record<string, unknown>>
   let signalAt: number | undefined;
   events.forEach((e, i) => {
     const scheduled = e.activityTaskScheduledEventAttributes as Attrs;
-    if (scheduled && (scheduled.activityType as Attrs)?.name === 'rtgSubmitReview' && submitScheduled === undefined) submitScheduled = num(e.eventId);
+    if (scheduled && (scheduled.activityType as Attrs)?.name === 'rtgSubmitReview' && submitScheduled === undefined)
+      submitScheduled = num(e.eventId);
     const completed = e.activityTaskCompletedEventAttributes as Attrs;
-    if (completed && submitScheduled !== undefined && num(completed.scheduledEventId) === submitScheduled) completedAt ??= i;
+    if (completed && submitScheduled !== undefined && num(completed.scheduledEventId) === submitScheduled)
+      completedAt ??= i;
     const signaled = e.workflowExecutionSignaledEventAttributes as Attrs;
     if (signaled && signaled.signalName === 'reviewCallback') signalAt ??= i;
   });
@@ -38,7 +40,8 @@ export function reviewCallbackRacedSubmit(events: Array<Record<string, unknown>>
 /** The event's type, from the name of its attributes field (e.g. activityTaskScheduledEventAttributes). */
 function eventTypeName(event: Record<string, unknown>): string {
   for (const [k, v] of Object.entries(event)) {
-    if (v && k.endsWith('EventAttributes')) return k.replace(/EventAttributes$/, '').replace(/^./, (c) => c.toUpperCase());
+    if (v && k.endsWith('EventAttributes'))
+      return k.replace(/EventAttributes$/, '').replace(/^./, (c) => c.toUpperCase());
   }
   return 'Unknown';
 }

@@ -51,9 +51,20 @@ export async function startJobs(o: Pick<LoadOptions, 'n' | 'start' | 'startConcu
 }
 
 /** Starts with BatchId = label (and no other search attribute), for workflows other than the package's. */
-export function plainStarter(client: Client, taskQueue: string, workflowType: string, label: string, args: (i: number) => unknown[]) {
+export function plainStarter(
+  client: Client,
+  taskQueue: string,
+  workflowType: string,
+  label: string,
+  args: (i: number) => unknown[],
+) {
   return (i: number) =>
-    client.workflow.start(workflowType, { taskQueue, workflowId: `${label}-${i}`, args: args(i), typedSearchAttributes: [{ key: BatchId, value: label }] });
+    client.workflow.start(workflowType, {
+      taskQueue,
+      workflowId: `${label}-${i}`,
+      args: args(i),
+      typedSearchAttributes: [{ key: BatchId, value: label }],
+    });
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {

@@ -44,14 +44,25 @@ export interface CallbackLatency {
   toConfirmMs: Summary;
   /** Review callback sent -> the video.create of the same job. */
   reviewToCreateMs: Summary;
-  callbacks: { delivered: number; notDelivered: number; final: number; unmatched: number; answeredByFallbackPoll: number; reviewAnsweredByFallbackPoll: number };
+  callbacks: {
+    delivered: number;
+    notDelivered: number;
+    final: number;
+    unmatched: number;
+    answeredByFallbackPoll: number;
+    reviewAnsweredByFallbackPoll: number;
+  };
 }
 
 /**
  * `fallbackMs`: the jobs' callbackFallbackPollMs; a final callback whose next query came that late was
  * not acted on: the query is the safety-net poll.
  */
-export function callbackLatency(requests: RequestLogEntry[], callbacks: CallbackLogEntry[], fallbackMs: number): CallbackLatency {
+export function callbackLatency(
+  requests: RequestLogEntry[],
+  callbacks: CallbackLogEntry[],
+  fallbackMs: number,
+): CallbackLatency {
   const byTask = new Map<string, RequestLogEntry[]>();
   const createByWorkflow = new Map<string, RequestLogEntry>();
   for (const r of requests) {
@@ -94,6 +105,13 @@ export function callbackLatency(requests: RequestLogEntry[], callbacks: Callback
   return {
     toConfirmMs: summarize(toConfirm),
     reviewToCreateMs: summarize(toCreate),
-    callbacks: { delivered, notDelivered: callbacks.length - delivered, final, unmatched, answeredByFallbackPoll: byFallback, reviewAnsweredByFallbackPoll: reviewByFallback },
+    callbacks: {
+      delivered,
+      notDelivered: callbacks.length - delivered,
+      final,
+      unmatched,
+      answeredByFallbackPoll: byFallback,
+      reviewAnsweredByFallbackPoll: reviewByFallback,
+    },
   };
 }

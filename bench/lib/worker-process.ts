@@ -24,7 +24,11 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-function next<T extends ChildMessage['type']>(child: ChildProcess, type: T, timeoutMs: number): Promise<Extract<ChildMessage, { type: T }>> {
+function next<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs: number,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`worker process: no '${type}' within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (m: ChildMessage) => {
@@ -47,7 +51,12 @@ function next<T extends ChildMessage['type']>(child: ChildProcess, type: T, time
 export async function startWorkerProcess(config: WorkerConfig): Promise<WorkerProcess> {
   const child = fork(entry, [], {
     // BENCH_WORKER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, to look inside the worker.
-    execArgv: ['--import', 'tsx', ...config.nodeArgs, ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...config.nodeArgs,
+      ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
     env: { ...process.env, BENCH_WORKER_CONFIG: JSON.stringify(config) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -66,7 +75,12 @@ export async function startWorkerProcess(config: WorkerConfig): Promise<WorkerPr
       const reply = next(child, 'samples', 30_000);
       child.send({ type: 'samples', since });
       const m = await reply;
-      return { samples: m.samples, cpuMicros: m.cpuMicros, activitiesStarted: m.activitiesStarted, peakRunning: m.peakRunning };
+      return {
+        samples: m.samples,
+        cpuMicros: m.cpuMicros,
+        activitiesStarted: m.activitiesStarted,
+        peakRunning: m.peakRunning,
+      };
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

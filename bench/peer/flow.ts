@@ -138,10 +138,13 @@ export async function runPeerJob(
       timing.fallbackMs,
     );
     const asset = reviewed.items.find((it) => it.sourceUrl === job.imageUrl);
-    if (reviewed.status !== 'completed' || !asset?.passed || !asset.assetUrl) throw new Error(`review ${reviewed.status}`);
+    if (reviewed.status !== 'completed' || !asset?.passed || !asset.assetUrl)
+      throw new Error(`review ${reviewed.status}`);
     const task = input.task as { content: Array<Record<string, unknown>> };
     const content = task.content.map((c) => (c.image_url ? { ...c, image_url: { url: asset.assetUrl } } : c));
-    const { id } = await clients.video.createTask({ ...(input.task as object), content, ...cb('video') } as Parameters<VideoClient['createTask']>[0]);
+    const { id } = await clients.video.createTask({ ...(input.task as object), content, ...cb('video') } as Parameters<
+      VideoClient['createTask']
+    >[0]);
     const video: VideoTask = await waitFor(
       mode,
       receiver.mailbox,

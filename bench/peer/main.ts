@@ -23,15 +23,29 @@ export interface PeerReport {
 }
 
 const config = JSON.parse(process.env.BENCH_PEER_CONFIG ?? '{}') as PeerConfig;
-const video = new VideoClient({ baseUrl: config.video.baseUrl, apiKey: config.video.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
+const video = new VideoClient({
+  baseUrl: config.video.baseUrl,
+  apiKey: config.video.apiKey,
+  cancelMethod: 'POST',
+  cancelPath: '/v1/task/cancel/{id}',
+  timeoutMs: config.httpTimeoutMs,
+  allowPrivateUrls: true,
+});
 // The peer's callback receiver listens on loopback.
-const review = new ReviewClient({ baseUrl: config.review.baseUrl, accessToken: config.review.accessToken, timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
+const review = new ReviewClient({
+  baseUrl: config.review.baseUrl,
+  accessToken: config.review.accessToken,
+  timeoutMs: config.httpTimeoutMs,
+  allowPrivateUrls: true,
+});
 const receiver = await startPeerReceiver();
 let peakRssBytes = process.memoryUsage.rss();
 const sampler = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss())), 100);
 const cpu0 = process.cpuUsage();
 const jobs = planJobs(config.label, config.n, PROFILES[config.profile]);
-const results = await Promise.all(jobs.map((job, i) => runPeerJob(i, job, config.mode, config.timing, { video, review }, receiver)));
+const results = await Promise.all(
+  jobs.map((job, i) => runPeerJob(i, job, config.mode, config.timing, { video, review }, receiver)),
+);
 const cpuMicros = process.cpuUsage(cpu0);
 clearInterval(sampler);
 await Promise.allSettled([receiver.close(), video.close(), review.close()]);

@@ -16,15 +16,23 @@ type Pick = (r: BenchResults) => Figure | undefined;
 const tuning = (config: string) => (r: BenchResults) => r.tuning.find((t) => t.config === config)?.run;
 const mainRun = (mode: 'callbacks' | 'polling', level: number) => (r: BenchResults) =>
   r.runs.find((x) => x.kind === 'ours' && x.mode === mode && x.profile === 'zero' && x.concurrency === level);
-const waiting = (mode: 'callbacks' | 'polling') => (r: BenchResults) => r.waiting.find((w) => w.mode === mode && w.workerConfig === r.mainWorkerConfig);
-const p50 = (run: RunResult | undefined): Figure | undefined => (run ? { value: run.latency.p50, unit: run.latency.unit } : undefined);
+const waiting = (mode: 'callbacks' | 'polling') => (r: BenchResults) =>
+  r.waiting.find((w) => w.mode === mode && w.workerConfig === r.mainWorkerConfig);
+const p50 = (run: RunResult | undefined): Figure | undefined =>
+  run ? { value: run.latency.p50, unit: run.latency.unit } : undefined;
 
 const FIGURES: Array<[string, Pick]> = [
   ["Trivial workflow on the package's bundle: worker CPU per run", (r) => tuning('trivial-on-package')(r)?.cpu?.worker],
   ['Trivial workflow on its own bundle: worker CPU per run (the floor)', (r) => tuning('trivial')(r)?.cpu?.worker],
   ['Package, polling, zero, 100 jobs, default worker (tuning): jobs/s', (r) => tuning('default')(r)?.throughput],
-  ['Package, polling, zero, 100 jobs, default worker (tuning): worker CPU per job', (r) => tuning('default')(r)?.cpu?.worker],
-  ['Package, polling, zero, 100 jobs, default worker (tuning): server CPU per job', (r) => tuning('default')(r)?.cpu?.server],
+  [
+    'Package, polling, zero, 100 jobs, default worker (tuning): worker CPU per job',
+    (r) => tuning('default')(r)?.cpu?.worker,
+  ],
+  [
+    'Package, polling, zero, 100 jobs, default worker (tuning): server CPU per job',
+    (r) => tuning('default')(r)?.cpu?.server,
+  ],
   ['Package, callbacks, zero, 100 jobs: jobs/s', (r) => mainRun('callbacks', 100)(r)?.throughput],
   ['Package, callbacks, zero, 100 jobs: latency p50', (r) => p50(mainRun('callbacks', 100)(r))],
   [
@@ -48,7 +56,12 @@ const FIGURES: Array<[string, Pick]> = [
   ['Worker RSS per job polling a long generation (default worker)', (r) => waiting('polling')(r)?.rssSlope],
 ];
 
-export function compareWithBaseline(current: BenchResults, baseline: BenchResults, file: string, change: string): BaselineComparison {
+export function compareWithBaseline(
+  current: BenchResults,
+  baseline: BenchResults,
+  file: string,
+  change: string,
+): BaselineComparison {
   return {
     file,
     startedAt: baseline.startedAt,

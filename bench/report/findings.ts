@@ -11,7 +11,10 @@ export function computeFindings(r: BenchResults): string[] {
   const cbRuns = ours.filter((x) => x.mode === 'callbacks' && x.callbackLatency);
   const byFallback = cbRuns.reduce((a, x) => a + x.callbackLatency!.callbacks.answeredByFallbackPoll, 0);
   const finals = cbRuns.reduce((a, x) => a + x.callbackLatency!.callbacks.final, 0);
-  const reviewByFallback = cbRuns.reduce((a, x) => a + (x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll ?? 0), 0);
+  const reviewByFallback = cbRuns.reduce(
+    (a, x) => a + (x.callbackLatency!.callbacks.reviewAnsweredByFallbackPoll ?? 0),
+    0,
+  );
   const sampled = cbRuns.reduce((a, x) => a + (x.historySample?.sampled ?? 0), 0);
   const raced = cbRuns.reduce((a, x) => a + (x.historySample?.reviewCallbackBeforeSubmitResult ?? 0), 0);
   if (raced > 0) {
@@ -23,7 +26,11 @@ export function computeFindings(r: BenchResults): string[] {
   if (byFallback > 0) {
     const late = cbRuns.filter((x) => x.callbackLatency!.callbacks.answeredByFallbackPoll > 0);
     const worst = late.reduce((a, x) => Math.max(a, x.callbackLatency!.toConfirmMs.max), 0);
-    const where = late.map((x) => `${x.profile}, ${x.concurrency.toLocaleString('en-US')} jobs: latency p99 ${r1(x.latency.p99 / 1000)} s`).join('; ');
+    const where = late
+      .map(
+        (x) => `${x.profile}, ${x.concurrency.toLocaleString('en-US')} jobs: latency p99 ${r1(x.latency.p99 / 1000)} s`,
+      )
+      .join('; ');
     const fallbackS = Math.max(...r.profiles.map((p) => (p.timing.callbackFallbackPollMs ?? 60_000) / 1000));
     notes.push(
       `**Late confirmations.** ${byFallback} of ${finals} final-state callbacks (${reviewByFallback} review, ${byFallback - reviewByFallback} video) were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more, at most ${r1(worst / 1000)} s later, ` +
@@ -78,7 +85,7 @@ export function computeFindings(r: BenchResults): string[] {
       text +=
         ` With ${flags ? `\`${flags}\` on the worker process` : `options \`${opts}\``} the cache was ${waitCapped.maxCachedWorkflows.value} workflows and the worker held ${Math.round(waitCapped.workerRssWaiting.value)} MiB with ${waitCapped.jobs} jobs waiting ` +
         `(${Math.max(0, waitCapped.jobs - waitCapped.maxCachedWorkflows.value)} of them evicted: they are replayed from their history when their callback arrives). ` +
-        'Bounding the worker\'s heap bounds its memory whatever the number of waiting jobs; `maxCachedWorkflows` alone evicts workflows, but V8 returns their memory only when it needs to, up to its heap limit.';
+        "Bounding the worker's heap bounds its memory whatever the number of waiting jobs; `maxCachedWorkflows` alone evicts workflows, but V8 returns their memory only when it needs to, up to its heap limit.";
     }
     notes.push(text);
   }
@@ -90,11 +97,23 @@ export function computeFindings(r: BenchResults): string[] {
     const best = oursTuned.reduce((a, b) => (b.run.throughput.value > a.run.throughput.value ? b : a));
     const gain = best.run.throughput.value / base.run.throughput.value;
     // The same configuration measured twice in this run (main table and tuning) tells the noise.
-    const twin = r.runs.find((x) => x.kind === 'ours' && x.mode === base.run.mode && x.profile === base.run.profile && x.concurrency === base.run.concurrency && x.workerConfig === 'default');
-    const noise = twin ? Math.abs(twin.throughput.value - base.run.throughput.value) / Math.min(twin.throughput.value, base.run.throughput.value) : 0.15;
+    const twin = r.runs.find(
+      (x) =>
+        x.kind === 'ours' &&
+        x.mode === base.run.mode &&
+        x.profile === base.run.profile &&
+        x.concurrency === base.run.concurrency &&
+        x.workerConfig === 'default',
+    );
+    const noise = twin
+      ? Math.abs(twin.throughput.value - base.run.throughput.value) /
+        Math.min(twin.throughput.value, base.run.throughput.value)
+      : 0.15;
     // A difference counts only beyond twice the spread of the repeated default measurement.
     const threshold = Math.max(0.15, 2 * noise);
-    const noiseText = twin ? ` The defaults themselves measured ${r1(twin.throughput.value)} and ${r1(base.run.throughput.value)} jobs/s in this run (${Math.round(noise * 100)} % apart).` : '';
+    const noiseText = twin
+      ? ` The defaults themselves measured ${r1(twin.throughput.value)} and ${r1(base.run.throughput.value)} jobs/s in this run (${Math.round(noise * 100)} % apart).`
+      : '';
     notes.push(
       gain < 1 + threshold
         ? `**Worker options:** no configuration beat the SDK defaults by more than twice the run-to-run noise (best: \`${best.config}\`, ${r1(best.run.throughput.value)} against ${r1(base.run.throughput.value)} jobs/s).${noiseText} ` +
@@ -108,7 +127,10 @@ export function computeFindings(r: BenchResults): string[] {
     const fetchV = variants.find((v) => v.variant === 'global fetch');
     if (!pool || !fetchV) continue;
     const latency = r.profiles.find((p) => p.name === profile)?.latencyMs ?? 0;
-    const cap = latency > 0 ? ` (with ${latency} ms responses a 32-connection pool cannot exceed ${Math.round(32 / (latency / 1000))}/s)` : '';
+    const cap =
+      latency > 0
+        ? ` (with ${latency} ms responses a 32-connection pool cannot exceed ${Math.round(32 / (latency / 1000))}/s)`
+        : '';
     const faster = pool.requestsPerSecond >= fetchV.requestsPerSecond ? 'the pool' : 'global fetch';
     notes.push(
       `**HTTP client, ${profile} sandbox:** the package's undici Pool of 32 connections did ${Math.round(pool.requestsPerSecond)} requests/s${cap}, global fetch ${Math.round(fetchV.requestsPerSecond)}/s, with ${pool.inFlight} in flight; ${faster} was faster. ` +
@@ -118,11 +140,17 @@ export function computeFindings(r: BenchResults): string[] {
   if (r.http.length > 0) {
     notes.push(
       '`VideoClient` and `ReviewClient` keep 32 connections per service by default: against a distant service a worker running more calls than that at once queues on the pool (see the pool sizes in section 7). ' +
-        'Raise it with `HTTP_MAX_CONNECTIONS` (the worker) or the clients\' `connections` option.',
+        "Raise it with `HTTP_MAX_CONNECTIONS` (the worker) or the clients' `connections` option.",
     );
   }
 
-  if (r.skipped.length > 0) notes.push(`${r.skipped.length} run(s) of the plan did not fit in the ${r.budget.value}-minute budget on this machine and were not made (see "Runs not made").`);
-  if (r.machine.shared) notes.push(`The machine was shared during the run (load average ${r.machine.loadAverageAtStart.join('/')} at the start, ${r.machine.loadAverageAtEnd?.join('/')} at the end, on ${r.machine.cores} cores).`);
+  if (r.skipped.length > 0)
+    notes.push(
+      `${r.skipped.length} run(s) of the plan did not fit in the ${r.budget.value}-minute budget on this machine and were not made (see "Runs not made").`,
+    );
+  if (r.machine.shared)
+    notes.push(
+      `The machine was shared during the run (load average ${r.machine.loadAverageAtStart.join('/')} at the start, ${r.machine.loadAverageAtEnd?.join('/')} at the end, on ${r.machine.cores} cores).`,
+    );
   return notes;
 }

@@ -13,22 +13,41 @@ const mib = (bytes: number) => `${n(bytes / 2 ** 30, 1)} GiB`;
 
 function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '_Not measured in this run._\n';
-  return [`| ${headers.join(' | ')} |`, `|${headers.map((h) => (h.startsWith('#') ? '---:' : '---')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)]
+  return [
+    `| ${headers.join(' | ')} |`,
+    `|${headers.map((h) => (h.startsWith('#') ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ]
     .join('\n')
     .replace(/\| #/g, '| ')
     .concat('\n');
 }
 
 const variant = (r: RunResult) =>
-  r.kind === 'trivial' ? 'trivial workflow' : `${r.kind === 'ours' ? 'package' : 'plain script'}, ${r.mode}, ${r.profile}`;
+  r.kind === 'trivial'
+    ? 'trivial workflow'
+    : `${r.kind === 'ours' ? 'package' : 'plain script'}, ${r.mode}, ${r.profile}`;
 
 const lat = (s: SummaryFigure | undefined) => (s && s.count ? `${sec(s.p50)} / ${sec(s.p95)} / ${sec(s.p99)}` : '–');
 
-function find(r: BenchResults, kind: RunResult['kind'], n: number, mode?: Mode, profile?: ProfileName): RunResult | undefined {
-  return r.runs.find((x) => x.kind === kind && x.concurrency === n && (mode === undefined || x.mode === mode) && (profile === undefined || x.profile === profile));
+function find(
+  r: BenchResults,
+  kind: RunResult['kind'],
+  n: number,
+  mode?: Mode,
+  profile?: ProfileName,
+): RunResult | undefined {
+  return r.runs.find(
+    (x) =>
+      x.kind === kind &&
+      x.concurrency === n &&
+      (mode === undefined || x.mode === mode) &&
+      (profile === undefined || x.profile === profile),
+  );
 }
 
-const status = (r: RunResult) => `${r.completed}/${r.jobs}${r.timedOut ? ' (cut at the time limit)' : ''}${r.failed ? `, ${r.failed} not completed` : ''}`;
+const status = (r: RunResult) =>
+  `${r.completed}/${r.jobs}${r.timedOut ? ' (cut at the time limit)' : ''}${r.failed ? `, ${r.failed} not completed` : ''}`;
 
 function machineSection(r: BenchResults): string {
   const m = r.machine;
@@ -41,7 +60,7 @@ function machineSection(r: BenchResults): string {
     ['Temporal TypeScript SDK', m.temporalSdk],
     ['undici', m.undici],
     ['Load average (1/5/15 min) at start', m.loadAverageAtStart.join(' / ')],
-    ['Load average at end (the benchmark\'s own load)', m.loadAverageAtEnd?.join(' / ') ?? '–'],
+    ["Load average at end (the benchmark's own load)", m.loadAverageAtEnd?.join(' / ') ?? '–'],
     ['Run', `${r.startedAt} → ${r.finishedAt} (${n(r.wallTime.value / 60, 1)} min)`],
   ];
   const shared = m.shared
@@ -52,7 +71,10 @@ function machineSection(r: BenchResults): string {
 
 function profilesSection(r: BenchResults): string {
   return r.profiles
-    .map((p) => `- **${p.name}**: ${p.description}. Timing input of every job: \`${JSON.stringify(p.timing)}\` (the rest are the package defaults).`)
+    .map(
+      (p) =>
+        `- **${p.name}**: ${p.description}. Timing input of every job: \`${JSON.stringify(p.timing)}\` (the rest are the package defaults).`,
+    )
     .join('\n');
 }
 
@@ -60,8 +82,25 @@ function throughputSection(r: BenchResults): string {
   const rows = r.runs
     .filter((x) => x.kind === 'ours' || x.kind === 'trivial')
     .sort((a, b) => a.concurrency - b.concurrency)
-    .map((x) => [`#${n(x.concurrency)}`, variant(x), `#${n(x.throughput.value, 1)}`, `#${n(x.wall.value, 1)} s`, lat(x.latency), status(x)]);
-  return table(['#Concurrent jobs', 'Variant', '#Jobs/s', '#Wall (first start → last result)', 'Latency p50 / p95 / p99', 'Completed'], rows);
+    .map((x) => [
+      `#${n(x.concurrency)}`,
+      variant(x),
+      `#${n(x.throughput.value, 1)}`,
+      `#${n(x.wall.value, 1)} s`,
+      lat(x.latency),
+      status(x),
+    ]);
+  return table(
+    [
+      '#Concurrent jobs',
+      'Variant',
+      '#Jobs/s',
+      '#Wall (first start → last result)',
+      'Latency p50 / p95 / p99',
+      'Completed',
+    ],
+    rows,
+  );
 }
 
 function ratioSection(r: BenchResults, against: 'trivial' | 'peer'): string {
@@ -72,15 +111,43 @@ function ratioSection(r: BenchResults, against: 'trivial' | 'peer'): string {
         const ours = find(r, 'ours', level, mode, p);
         const other = against === 'trivial' ? find(r, 'trivial', level) : find(r, 'peer', level, mode, p);
         if (!ours || !other) continue;
-        const row = [`#${n(level)}`, `${mode}, ${p}`, `#${n(ours.throughput.value)}`, `#${n(other.throughput.value)}`, `#${pct(ours.throughput.value / other.throughput.value)}`];
-        if (against === 'peer') row.push(`#${n(ours.apiCalls?.perJob, 2)}`, `#${n(other.apiCalls?.perJob, 2)}`, lat(ours.latency), lat(other.latency));
+        const row = [
+          `#${n(level)}`,
+          `${mode}, ${p}`,
+          `#${n(ours.throughput.value)}`,
+          `#${n(other.throughput.value)}`,
+          `#${pct(ours.throughput.value / other.throughput.value)}`,
+        ];
+        if (against === 'peer')
+          row.push(
+            `#${n(ours.apiCalls?.perJob, 2)}`,
+            `#${n(other.apiCalls?.perJob, 2)}`,
+            lat(ours.latency),
+            lat(other.latency),
+          );
         rows.push(row);
       }
     }
   }
   return against === 'trivial'
-    ? table(['#Concurrent jobs', 'Package run', '#Package jobs/s', '#Trivial workflows/s', '#Package as share of trivial'], rows)
-    : table(['#Concurrent jobs', 'Mode, profile', '#Package jobs/s', '#Plain script jobs/s', '#Package as share of script', '#Package calls/job', '#Script calls/job', 'Package latency p50/p95/p99', 'Script latency p50/p95/p99'], rows);
+    ? table(
+        ['#Concurrent jobs', 'Package run', '#Package jobs/s', '#Trivial workflows/s', '#Package as share of trivial'],
+        rows,
+      )
+    : table(
+        [
+          '#Concurrent jobs',
+          'Mode, profile',
+          '#Package jobs/s',
+          '#Plain script jobs/s',
+          '#Package as share of script',
+          '#Package calls/job',
+          '#Script calls/job',
+          'Package latency p50/p95/p99',
+          'Script latency p50/p95/p99',
+        ],
+        rows,
+      );
 }
 
 function callsSection(r: BenchResults): string {
@@ -102,7 +169,16 @@ function callsSection(r: BenchResults): string {
       ];
     });
   return table(
-    ['#Concurrent jobs', 'Mode, profile', '#API calls/job', 'submit / review query / create / video get per job', '#History events/job (min–max)', '#Activities executing (mean)', '#Jobs in flight (mean)', '#Activities per job in flight'],
+    [
+      '#Concurrent jobs',
+      'Mode, profile',
+      '#API calls/job',
+      'submit / review query / create / video get per job',
+      '#History events/job (min–max)',
+      '#Activities executing (mean)',
+      '#Jobs in flight (mean)',
+      '#Activities per job in flight',
+    ],
     rows,
   );
 }
@@ -124,7 +200,14 @@ function historyTypesSection(r: BenchResults): string {
 }
 
 function independenceSection(r: BenchResults): string {
-  const rows = r.historyIndependence.map((x) => [x.mode, `#${sec(x.reviewMs)}`, `#${sec(x.videoMs)}`, `#${x.jobs}`, `#${n(x.apiCallsPerJob.value, 2)}`, `#${n(x.historyEvents.min, 0)}–${n(x.historyEvents.max, 0)} (mean ${n(x.historyEvents.mean, 1)})`]);
+  const rows = r.historyIndependence.map((x) => [
+    x.mode,
+    `#${sec(x.reviewMs)}`,
+    `#${sec(x.videoMs)}`,
+    `#${x.jobs}`,
+    `#${n(x.apiCallsPerJob.value, 2)}`,
+    `#${n(x.historyEvents.min, 0)}–${n(x.historyEvents.max, 0)} (mean ${n(x.historyEvents.mean, 1)})`,
+  ]);
   return table(['Mode', '#Review takes', '#Generation takes', '#Jobs', '#API calls/job', '#History events/job'], rows);
 }
 
@@ -142,7 +225,18 @@ function waitingSection(r: BenchResults): string {
     `#${n(w.rampSeconds.value, 0)} s`,
   ]);
   return table(
-    ['Jobs are', '#Jobs waiting', '#Worker RSS idle', '#Worker RSS while they wait', '#RSS per waiting job (slope)', '#Workflows in the worker cache', '#Activities executing mean / max', '#Samples with 0 executing', '#API calls in the window', '#Time to get them all waiting'],
+    [
+      'Jobs are',
+      '#Jobs waiting',
+      '#Worker RSS idle',
+      '#Worker RSS while they wait',
+      '#RSS per waiting job (slope)',
+      '#Workflows in the worker cache',
+      '#Activities executing mean / max',
+      '#Samples with 0 executing',
+      '#API calls in the window',
+      '#Time to get them all waiting',
+    ],
     rows,
   );
 }
@@ -152,12 +246,18 @@ function memorySection(r: BenchResults): string {
   if (runs.length === 0) return '_Not measured in this run._\n';
   const parts: string[] = [];
   for (const w of runs) {
-    const rows = w.checkpoints.map((c) => [`#${n(c.waitingJobs)}`, `#${n(c.rssMiB, 0)} MiB`, `#${n(c.cachedWorkflows)}`, `#${n(c.atSeconds, 0)} s`]);
+    const rows = w.checkpoints.map((c) => [
+      `#${n(c.waitingJobs)}`,
+      `#${n(c.rssMiB, 0)} MiB`,
+      `#${n(c.cachedWorkflows)}`,
+      `#${n(c.atSeconds, 0)} s`,
+    ]);
     const cache = w.maxCachedWorkflows?.value;
     const flags = r.workerConfigs[w.workerConfig]?.nodeArgs?.join(' ');
     const head = `**Worker \`${w.workerConfig}\`**${flags ? ` (\`${flags}\`)` : ''}: sticky cache ${n(cache)} workflows (the SDK's default for a ${n((w.heapLimit?.value ?? NaN) / 1024, 1)} GiB V8 heap); idle RSS ${n(w.workerRssIdle.value, 0)} MiB.`;
     let tail: string;
-    if (w.jobs >= w.target) tail = `With all ${n(w.target)} jobs waiting the worker's RSS was **${n(w.workerRssWaiting.value, 0)} MiB**.`;
+    if (w.jobs >= w.target)
+      tail = `With all ${n(w.target)} jobs waiting the worker's RSS was **${n(w.workerRssWaiting.value, 0)} MiB**.`;
     else if (w.target >= 10_000 && cache !== undefined && w.jobs > cache) {
       // Past the cache, evicted workflows leave memory: the checkpoints beyond it are what more jobs cost.
       const beyond = w.checkpoints.filter((c) => c.waitingJobs > cache).map((c) => c.rssMiB);
@@ -172,8 +272,11 @@ function memorySection(r: BenchResults): string {
         `**${n(w.target)} waiting jobs did not fit in the time budget on this machine**: ${n(w.jobs)} were reached (RSS ${n(w.workerRssWaiting.value, 0)} MiB). ` +
         `RSS grew by ${n(w.rssSlope.value, 0)} KiB per waiting job, and only cached workflows stay in memory: with ${n(w.target)} waiting, ${n(cached)} would be cached, ` +
         `so about **${n(est, 0)} MiB** — an extrapolation from the measured slope, not a measurement.`;
-    } else tail = `${n(w.jobs)} of ${n(w.target)} jobs were reached in the time budget (RSS ${n(w.workerRssWaiting.value, 0)} MiB).`;
-    parts.push(`${head}\n\n${table(['#Jobs waiting', '#Worker RSS', '#Cached workflows', '#Reached after'], rows)}\n${tail}\n`);
+    } else
+      tail = `${n(w.jobs)} of ${n(w.target)} jobs were reached in the time budget (RSS ${n(w.workerRssWaiting.value, 0)} MiB).`;
+    parts.push(
+      `${head}\n\n${table(['#Jobs waiting', '#Worker RSS', '#Cached workflows', '#Reached after'], rows)}\n${tail}\n`,
+    );
   }
   return parts.join('\n');
 }
@@ -190,7 +293,8 @@ function callbackLatencySection(r: BenchResults): string {
     .sort((a, b) => a.concurrency - b.concurrency)
     .map((x) => {
       const c = x.callbackLatency!;
-      const ms = (s: SummaryFigure | typeof c.toConfirmMs) => (s.count ? `${n(s.p50, 0)} / ${n(s.p95, 0)} / ${n(s.p99, 0)}` : '–');
+      const ms = (s: SummaryFigure | typeof c.toConfirmMs) =>
+        s.count ? `${n(s.p50, 0)} / ${n(s.p95, 0)} / ${n(s.p99, 0)}` : '–';
       return [
         `#${n(x.concurrency)}`,
         `${x.kind === 'ours' ? 'package' : 'plain script'}, ${x.profile}`,
@@ -201,13 +305,30 @@ function callbackLatencySection(r: BenchResults): string {
         `#${c.callbacks.notDelivered}`,
       ];
     });
-  return table(['#Concurrent jobs', 'Who', '#Callback → confirming query, ms p50 / p95 / p99', '#Review callback → create, ms p50 / p95 / p99', '#Final-state callbacks', '#Next query ≥ 0.9 × fallback later', '#Not delivered'], rows);
+  return table(
+    [
+      '#Concurrent jobs',
+      'Who',
+      '#Callback → confirming query, ms p50 / p95 / p99',
+      '#Review callback → create, ms p50 / p95 / p99',
+      '#Final-state callbacks',
+      '#Next query ≥ 0.9 × fallback later',
+      '#Not delivered',
+    ],
+    rows,
+  );
 }
 
 function httpSection(r: BenchResults): string {
   return r.http
     .map(({ profile, variants }) => {
-      const rows = variants.map((v) => [v.variant, `#${n(v.requestsPerSecond, 0)}`, `#${n(v.latencyMs.p50, 1)} / ${n(v.latencyMs.p99, 1)}`, `#${n(v.cpuMsPerRequest, 3)}`, `#${v.errors}`]);
+      const rows = variants.map((v) => [
+        v.variant,
+        `#${n(v.requestsPerSecond, 0)}`,
+        `#${n(v.latencyMs.p50, 1)} / ${n(v.latencyMs.p99, 1)}`,
+        `#${n(v.cpuMsPerRequest, 3)}`,
+        `#${v.errors}`,
+      ]);
       const first = variants[0];
       return `**${profile} sandbox** (${first ? `${first.inFlight} requests in flight, each client measured for about ${n(first.seconds, 0)} s` : ''}):\n\n${table(['Client', '#Requests/s', '#Latency p50 / p99, ms', '#Client CPU ms/request', '#Errors'], rows)}`;
     })
@@ -218,7 +339,9 @@ function tuningSection(r: BenchResults): string {
   const rows = r.tuning.map((t) => [
     `\`${t.config}\`${t.config === r.mainWorkerConfig ? ' (used above)' : ''}`,
     `bundle \`${t.def.bundle}\`, options \`${JSON.stringify(t.def.options)}\``,
-    t.run.kind === 'trivial' ? `trivial workflow, ${n(t.run.concurrency)} runs` : `package, ${t.run.mode}, ${t.run.profile}, ${n(t.run.concurrency)} jobs`,
+    t.run.kind === 'trivial'
+      ? `trivial workflow, ${n(t.run.concurrency)} runs`
+      : `package, ${t.run.mode}, ${t.run.profile}, ${n(t.run.concurrency)} jobs`,
     `#${n(t.run.throughput.value, 1)}`,
     lat(t.run.latency),
     `#${n(t.run.cpu?.worker?.value, 1)}`,
@@ -226,7 +349,20 @@ function tuningSection(r: BenchResults): string {
     `#${n(t.run.memory?.workerPeakRss?.value, 0)} MiB`,
     status(t.run),
   ]);
-  return table(['Worker config', 'Bundle and worker options', 'Run', '#Jobs/s', 'Latency p50 / p95 / p99', '#Worker CPU ms/job', '#Server CPU ms/job', '#Worker peak RSS', 'Completed'], rows);
+  return table(
+    [
+      'Worker config',
+      'Bundle and worker options',
+      'Run',
+      '#Jobs/s',
+      'Latency p50 / p95 / p99',
+      '#Worker CPU ms/job',
+      '#Server CPU ms/job',
+      '#Worker peak RSS',
+      'Completed',
+    ],
+    rows,
+  );
 }
 
 function baselineSection(r: BenchResults): string {
@@ -234,7 +370,9 @@ function baselineSection(r: BenchResults): string {
   if (!b) return '';
   const val = (f: { value: number; unit: string } | null) => (f ? `${n(f.value, 2)} ${f.unit}` : '–');
   const change = (before: { value: number } | null, after: { value: number } | null) =>
-    before && after && before.value !== 0 ? `${after.value >= before.value ? '+' : '−'}${n(Math.abs(after.value / before.value - 1) * 100, 0)} %` : '–';
+    before && after && before.value !== 0
+      ? `${after.value >= before.value ? '+' : '−'}${n(Math.abs(after.value / before.value - 1) * 100, 0)} %`
+      : '–';
   const rows = b.rows.map((x) => [x.figure, `#${val(x.before)}`, `#${val(x.after)}`, `#${change(x.before, x.after)}`]);
   return `### Across runs: before and after the code changes
 
@@ -258,7 +396,18 @@ function costSection(r: BenchResults): string {
       `#${n(x.cpu?.harness?.value, 1)}`,
       `#${n(x.memory?.workerPeakRss?.value ?? x.memory?.peerPeakRss?.value, 0)} MiB`,
     ]);
-  return table(['#Concurrent jobs', 'Variant', '#API calls/job', '#Worker (or script) CPU ms/job', '#Temporal server CPU ms/job', '#Sandbox + receiver + client CPU ms/job', '#Peak RSS of worker (or script)'], rows);
+  return table(
+    [
+      '#Concurrent jobs',
+      'Variant',
+      '#API calls/job',
+      '#Worker (or script) CPU ms/job',
+      '#Temporal server CPU ms/job',
+      '#Sandbox + receiver + client CPU ms/job',
+      '#Peak RSS of worker (or script)',
+    ],
+    rows,
+  );
 }
 
 /** Sentences computed from the figures: what a reader should take away, without hand-written numbers. */
@@ -267,35 +416,55 @@ function headline(r: BenchResults): string {
   const cb = r.runs.filter((x) => x.kind === 'ours' && x.mode === 'callbacks' && x.apiCalls);
   if (cb.length) {
     const per = cb.map((x) => x.apiCalls!.perJob);
-    lines.push(`- **API calls per job with callbacks: ${n(Math.min(...per), 2)}${Math.max(...per) !== Math.min(...per) ? `–${n(Math.max(...per), 2)}` : ''}** over ${cb.length} runs (the design's four: review submit, review query, create, task query).`);
+    lines.push(
+      `- **API calls per job with callbacks: ${n(Math.min(...per), 2)}${Math.max(...per) !== Math.min(...per) ? `–${n(Math.max(...per), 2)}` : ''}** over ${cb.length} runs (the design's four: review submit, review query, create, task query).`,
+    );
     const stalled = cb.reduce((a, x) => a + (x.callbackLatency?.callbacks.answeredByFallbackPoll ?? 0), 0);
     const finals = cb.reduce((a, x) => a + (x.callbackLatency?.callbacks.final ?? 0), 0);
-    if (stalled) lines.push(`- ${stalled} of ${finals} final-state callbacks were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more (see Findings, "Late confirmations").`);
+    if (stalled)
+      lines.push(
+        `- ${stalled} of ${finals} final-state callbacks were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more (see Findings, "Late confirmations").`,
+      );
   }
   const waiting = r.waiting.find((w) => w.mode === 'callbacks');
-  if (waiting) lines.push(`- **Activity slots held by waiting jobs: ${n(waiting.runningActivities.max.value, 0)}** (most activities executing at any sample while ${n(waiting.jobs)} jobs waited for their review callback; polling jobs hold a slot only during each query: ${r.waiting.find((w) => w.mode === 'polling') ? `mean ${n(r.waiting.find((w) => w.mode === 'polling')!.runningActivities.mean.value, 3)} executing for ${n(r.waiting.find((w) => w.mode === 'polling')!.jobs)} waiting jobs` : 'not measured'}).`);
+  if (waiting)
+    lines.push(
+      `- **Activity slots held by waiting jobs: ${n(waiting.runningActivities.max.value, 0)}** (most activities executing at any sample while ${n(waiting.jobs)} jobs waited for their review callback; polling jobs hold a slot only during each query: ${r.waiting.find((w) => w.mode === 'polling') ? `mean ${n(r.waiting.find((w) => w.mode === 'polling')!.runningActivities.mean.value, 3)} executing for ${n(r.waiting.find((w) => w.mode === 'polling')!.jobs)} waiting jobs` : 'not measured'}).`,
+    );
   if (r.historyIndependence.length) {
     const byMode = (m: Mode) => r.historyIndependence.filter((x) => x.mode === m);
     for (const m of ['callbacks', 'polling'] as Mode[]) {
       const xs = byMode(m);
       if (xs.length < 2) continue;
-      const means = xs.map((x) => `${n(x.historyEvents.mean, 1)} events with review ${sec(x.reviewMs)} / generation ${sec(x.videoMs)}`);
-      lines.push(`- **History events per job (${m})**: ${means.join('; ')} — independent of how long review and generation take.`);
+      const means = xs.map(
+        (x) => `${n(x.historyEvents.mean, 1)} events with review ${sec(x.reviewMs)} / generation ${sec(x.videoMs)}`,
+      );
+      lines.push(
+        `- **History events per job (${m})**: ${means.join('; ')} — independent of how long review and generation take.`,
+      );
     }
   }
   // Ratios at the highest level each package variant completed (a run cut at its time limit is not a
   // rate), against the yardsticks at that level.
   for (const p of r.profiles.map((x) => x.name)) {
     for (const mode of ['callbacks', 'polling'] as Mode[]) {
-      const levels = r.runs.filter((x) => x.kind === 'ours' && x.mode === mode && x.profile === p && x.completed > 0 && !x.timedOut).map((x) => x.concurrency);
+      const levels = r.runs
+        .filter((x) => x.kind === 'ours' && x.mode === mode && x.profile === p && x.completed > 0 && !x.timedOut)
+        .map((x) => x.concurrency);
       if (levels.length === 0) continue;
       const level = Math.max(...levels);
       const ours = find(r, 'ours', level, mode, p)!;
       const triv = find(r, 'trivial', level);
       const peer = find(r, 'peer', level, mode, p);
       const parts = [`**${n(ours.throughput.value)} jobs/s**`];
-      if (triv) parts.push(`**${pct(ours.throughput.value / triv.throughput.value)}** of the trivial workflow's ${n(triv.throughput.value)}/s`);
-      if (peer) parts.push(`**${pct(ours.throughput.value / peer.throughput.value)}** of the plain script's ${n(peer.throughput.value)}/s`);
+      if (triv)
+        parts.push(
+          `**${pct(ours.throughput.value / triv.throughput.value)}** of the trivial workflow's ${n(triv.throughput.value)}/s`,
+        );
+      if (peer)
+        parts.push(
+          `**${pct(ours.throughput.value / peer.throughput.value)}** of the plain script's ${n(peer.throughput.value)}/s`,
+        );
       lines.push(`- Package, ${mode}, ${p}, ${n(level)} concurrent jobs: ${parts.join(', ')}.`);
     }
   }

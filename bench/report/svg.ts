@@ -18,14 +18,27 @@ const PANEL = { w: 400, h: 300, top: 50, left: [70, 580] as const };
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function seriesOf(r: BenchResults, metric: (run: RunResult) => number): Series[] {
-  const defs: Array<{ name: string; color: string; dash: string; square?: boolean; pick: (x: RunResult) => boolean }> = [];
+  const defs: Array<{ name: string; color: string; dash: string; square?: boolean; pick: (x: RunResult) => boolean }> =
+    [];
   for (const profile of r.profiles.map((p) => p.name)) {
     for (const mode of ['callbacks', 'polling'] as const) {
       const dark = profile === 'zero';
       const dash = mode === 'polling' ? '6 4' : '';
       const square = mode === 'polling';
-      defs.push({ name: `package, ${mode}, ${profile}`, color: dark ? '#1f4e9c' : '#6fa8ff', dash, square, pick: (x) => x.kind === 'ours' && x.mode === mode && x.profile === profile });
-      defs.push({ name: `plain script, ${mode}, ${profile}`, color: dark ? '#c25400' : '#ffad5c', dash, square, pick: (x) => x.kind === 'peer' && x.mode === mode && x.profile === profile });
+      defs.push({
+        name: `package, ${mode}, ${profile}`,
+        color: dark ? '#1f4e9c' : '#6fa8ff',
+        dash,
+        square,
+        pick: (x) => x.kind === 'ours' && x.mode === mode && x.profile === profile,
+      });
+      defs.push({
+        name: `plain script, ${mode}, ${profile}`,
+        color: dark ? '#c25400' : '#ffad5c',
+        dash,
+        square,
+        pick: (x) => x.kind === 'peer' && x.mode === mode && x.profile === profile,
+      });
     }
   }
   defs.push({ name: 'trivial workflow (server limit)', color: '#444', dash: '2 3', pick: (x) => x.kind === 'trivial' });
@@ -70,9 +83,12 @@ function panel(series: Series[], left: number, title: string, yLabel: string, xs
   const xLo = Math.min(...xs) / 1.5;
   const xHi = Math.max(...xs) * 1.5;
   const sx = (x: number) => left + ((Math.log10(x) - Math.log10(xLo)) / (Math.log10(xHi) - Math.log10(xLo))) * PANEL.w;
-  const sy = (y: number) => PANEL.top + PANEL.h - ((Math.log10(y) - Math.log10(yLo)) / (Math.log10(yHi) - Math.log10(yLo))) * PANEL.h;
+  const sy = (y: number) =>
+    PANEL.top + PANEL.h - ((Math.log10(y) - Math.log10(yLo)) / (Math.log10(yHi) - Math.log10(yLo))) * PANEL.h;
   const out: string[] = [];
-  out.push(`<text x="${left + PANEL.w / 2}" y="${PANEL.top - 18}" text-anchor="middle" font-weight="bold">${esc(title)}</text>`);
+  out.push(
+    `<text x="${left + PANEL.w / 2}" y="${PANEL.top - 18}" text-anchor="middle" font-weight="bold">${esc(title)}</text>`,
+  );
   out.push(`<rect x="${left}" y="${PANEL.top}" width="${PANEL.w}" height="${PANEL.h}" fill="none" stroke="#999"/>`);
   for (const t of logTicks(yLo, yHi)) {
     out.push(`<line x1="${left}" x2="${left + PANEL.w}" y1="${sy(t)}" y2="${sy(t)}" stroke="#e6e6e6"/>`);
@@ -82,11 +98,17 @@ function panel(series: Series[], left: number, title: string, yLabel: string, xs
     out.push(`<line x1="${sx(x)}" x2="${sx(x)}" y1="${PANEL.top}" y2="${PANEL.top + PANEL.h}" stroke="#e6e6e6"/>`);
     out.push(`<text x="${sx(x)}" y="${PANEL.top + PANEL.h + 16}" text-anchor="middle">${fmt(x)}</text>`);
   }
-  out.push(`<text x="${left + PANEL.w / 2}" y="${PANEL.top + PANEL.h + 34}" text-anchor="middle">concurrent jobs (log)</text>`);
-  out.push(`<text transform="translate(${left - 48} ${PANEL.top + PANEL.h / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`);
+  out.push(
+    `<text x="${left + PANEL.w / 2}" y="${PANEL.top + PANEL.h + 34}" text-anchor="middle">concurrent jobs (log)</text>`,
+  );
+  out.push(
+    `<text transform="translate(${left - 48} ${PANEL.top + PANEL.h / 2}) rotate(-90)" text-anchor="middle">${esc(yLabel)}</text>`,
+  );
   for (const s of series) {
     const d = s.points.map((p, i) => `${i ? 'L' : 'M'}${sx(p.x).toFixed(1)} ${sy(p.y).toFixed(1)}`).join(' ');
-    out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`);
+    out.push(
+      `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>`,
+    );
     for (const p of s.points) {
       const [x, y] = [sx(p.x), sy(p.y)];
       const title = `<title>${esc(`${s.name}: ${fmt(p.y)} at ${p.x}`)}</title>`;
@@ -109,7 +131,9 @@ export function renderPlot(r: BenchResults): string {
     const row = Math.floor(i / 3);
     const x = 70 + col * 320;
     const y = PANEL.top + PANEL.h + 62 + row * 18;
-    const mark = s.square ? `<rect x="${x + 10.5}" y="${y - 7.5}" width="7" height="7" fill="${s.color}"/>` : `<circle cx="${x + 14}" cy="${y - 4}" r="3.5" fill="${s.color}"/>`;
+    const mark = s.square
+      ? `<rect x="${x + 10.5}" y="${y - 7.5}" width="7" height="7" fill="${s.color}"/>`
+      : `<circle cx="${x + 14}" cy="${y - 4}" r="3.5" fill="${s.color}"/>`;
     return `<line x1="${x}" x2="${x + 28}" y1="${y - 4}" y2="${y - 4}" stroke="${s.color}" stroke-width="2"${s.dash ? ` stroke-dasharray="${s.dash}"` : ''}/>${mark}<text x="${x + 34}" y="${y}">${esc(s.name)}</text>`;
   });
   const rows = Math.ceil(throughput.length / 3);

@@ -19,7 +19,13 @@ export async function runHistoryIndependence(
     sandbox.setReviewTaskOutcome({ url: j.imageUrl }, 'completed', o.reviewMs);
     sandbox.setVideoOutcome({ promptIncludes: j.marker }, 'succeeded', o.videoMs);
   }
-  const load = await runLoad({ client: h.client, label: o.label, n: o.jobs, start: packageStarter(h.client, env.taskQueue, o.label, jobs, o.mode, env.profile.timing), timeoutMs: o.timeoutMs });
+  const load = await runLoad({
+    client: h.client,
+    label: o.label,
+    n: o.jobs,
+    start: packageStarter(h.client, env.taskQueue, o.label, jobs, o.mode, env.profile.timing),
+    timeoutMs: o.timeoutMs,
+  });
   const done = load.records.filter((r) => r.status === 'COMPLETED');
   return {
     mode: o.mode,

@@ -28,8 +28,10 @@ export interface RunOptions {
 /** Gives each job its own review and generation time when the profile draws them from a range. */
 export function scriptDurations(sandbox: Sandbox, jobs: BenchJob[], env: Pick<ProfileEnv, 'profile'>): void {
   const { reviewMs, videoMs } = env.profile;
-  if (reviewMs[0] !== reviewMs[1]) for (const j of jobs) sandbox.setReviewTaskOutcome({ url: j.imageUrl }, 'completed', j.reviewMs);
-  if (videoMs[0] !== videoMs[1]) for (const j of jobs) sandbox.setVideoOutcome({ promptIncludes: j.marker }, 'succeeded', j.videoMs);
+  if (reviewMs[0] !== reviewMs[1])
+    for (const j of jobs) sandbox.setReviewTaskOutcome({ url: j.imageUrl }, 'completed', j.reviewMs);
+  if (videoMs[0] !== videoMs[1])
+    for (const j of jobs) sandbox.setVideoOutcome({ promptIncludes: j.marker }, 'succeeded', j.videoMs);
 }
 
 /** Throughput from the server's clock: completed jobs over first start -> last close. */
@@ -57,7 +59,10 @@ function meanInFlight(load: LoadResult, from: number, to: number): number {
 
 async function terminateRunning(client: Client, label: string): Promise<void> {
   for await (const w of client.workflow.list({ query: `BatchId = "${label}" AND ExecutionStatus = "Running"` })) {
-    await client.workflow.getHandle(w.workflowId).terminate('benchmark run timed out').catch(() => undefined);
+    await client.workflow
+      .getHandle(w.workflowId)
+      .terminate('benchmark run timed out')
+      .catch(() => undefined);
   }
 }
 
@@ -99,7 +104,8 @@ async function measureWorkflowRun(
   const first = Math.min(...load.records.map((x) => x.startMs));
   const last = Math.max(...load.records.map((x) => x.closeMs ?? load.finishedAt));
   const slots = slotFigures(after.samples, load, first, last);
-  const workerCpuMs = (after.cpuMicros.user + after.cpuMicros.system - before.cpuMicros.user - before.cpuMicros.system) / 1000;
+  const workerCpuMs =
+    (after.cpuMicros.user + after.cpuMicros.system - before.cpuMicros.user - before.cpuMicros.system) / 1000;
   const n = Math.max(1, r.done.length);
   const result: RunResult = {
     label: o.label,
@@ -120,17 +126,35 @@ async function measureWorkflowRun(
     activitySlots: slots.activitySlots,
     cpu: {
       worker: fig(workerCpuMs / n, 'ms CPU/job'),
-      ...(server0 !== undefined && server1 !== undefined ? { server: fig(((server1 - server0) * 1000) / n, 'ms CPU/job') } : {}),
+      ...(server0 !== undefined && server1 !== undefined
+        ? { server: fig(((server1 - server0) * 1000) / n, 'ms CPU/job') }
+        : {}),
       harness: fig((harnessCpu.user + harnessCpu.system) / 1000 / n, 'ms CPU/job'),
     },
-    memory: { workerPeakRss: fig(slots.peakRss / 2 ** 20, 'MiB'), workerPeakCachedWorkflows: fig(slots.peakCached, 'workflows') },
+    memory: {
+      workerPeakRss: fig(slots.peakRss / 2 ** 20, 'MiB'),
+      workerPeakCachedWorkflows: fig(slots.peakCached, 'workflows'),
+    },
   };
   if (kind === 'ours') {
     const requests = sandbox.requests();
     result.apiCalls = { ...apiCalls(requests, r.done.length), unit: 'calls' };
-    if (mode === 'callbacks') result.callbackLatency = { ...callbackLatency(requests, sandbox.callbacks(), env.profile.timing.callbackFallbackPollMs ?? DEFAULT_TIMING.callbackFallbackPollMs), unit: 'ms' };
+    if (mode === 'callbacks')
+      result.callbackLatency = {
+        ...callbackLatency(
+          requests,
+          sandbox.callbacks(),
+          env.profile.timing.callbackFallbackPollMs ?? DEFAULT_TIMING.callbackFallbackPollMs,
+        ),
+        unit: 'ms',
+      };
   }
-  if (o.historySample && r.done.length) result.historySample = await sampleHistories(h.client, r.done.map((x) => x.workflowId), o.historySample);
+  if (o.historySample && r.done.length)
+    result.historySample = await sampleHistories(
+      h.client,
+      r.done.map((x) => x.workflowId),
+      o.historySample,
+    );
   return result;
 }
 
@@ -138,15 +162,33 @@ export async function runOurs(h: Harness, env: ProfileEnv, mode: Mode, o: RunOpt
   env.sandbox.reset();
   const jobs = planJobs(o.label, o.concurrency, env.profile);
   scriptDurations(env.sandbox, jobs, env);
-  return measureWorkflowRun(h, env, o, 'ours', packageStarter(h.client, env.taskQueue, o.label, jobs, mode, env.profile.timing), mode);
+  return measureWorkflowRun(
+    h,
+    env,
+    o,
+    'ours',
+    packageStarter(h.client, env.taskQueue, o.label, jobs, mode, env.profile.timing),
+    mode,
+  );
 }
 
 export async function runTrivial(h: Harness, env: ProfileEnv, o: RunOptions): Promise<RunResult> {
   env.sandbox.reset();
-  return measureWorkflowRun(h, env, o, 'trivial', plainStarter(h.client, env.taskQueue, 'BenchTrivial', o.label, (i) => [i]), undefined);
+  return measureWorkflowRun(
+    h,
+    env,
+    o,
+    'trivial',
+    plainStarter(h.client, env.taskQueue, 'BenchTrivial', o.label, (i) => [i]),
+    undefined,
+  );
 }
 
-export async function runPeer(env: Pick<ProfileEnv, 'sandbox' | 'profile'>, mode: Mode, o: RunOptions): Promise<RunResult> {
+export async function runPeer(
+  env: Pick<ProfileEnv, 'sandbox' | 'profile'>,
+  mode: Mode,
+  o: RunOptions,
+): Promise<RunResult> {
   const { sandbox, profile } = env;
   sandbox.reset();
   const jobs = planJobs(o.label, o.concurrency, profile);
@@ -186,8 +228,17 @@ export async function runPeer(env: Pick<ProfileEnv, 'sandbox' | 'profile'>, mode
     throughput: fig(done.length / (wallMs / 1000), 'jobs/s'),
     latency: sfig(summarize(done.map((x) => x.endMs - x.startMs)), 'ms'),
     apiCalls: { ...apiCalls(requests, done.length), unit: 'calls' },
-    ...(mode === 'callbacks' ? { callbackLatency: { ...callbackLatency(requests, sandbox.callbacks(), config.timing.fallbackMs), unit: 'ms' as const } } : {}),
-    cpu: { peer: fig((report.cpuMicros.user + report.cpuMicros.system) / 1000 / Math.max(1, done.length), 'ms CPU/job') },
+    ...(mode === 'callbacks'
+      ? {
+          callbackLatency: {
+            ...callbackLatency(requests, sandbox.callbacks(), config.timing.fallbackMs),
+            unit: 'ms' as const,
+          },
+        }
+      : {}),
+    cpu: {
+      peer: fig((report.cpuMicros.user + report.cpuMicros.system) / 1000 / Math.max(1, done.length), 'ms CPU/job'),
+    },
     memory: { peerPeakRss: fig(report.peakRssBytes / 2 ** 20, 'MiB') },
     ...(errors.length ? { errors } : {}),
   };
@@ -209,9 +260,16 @@ export async function warmUp(h: Harness, env: ProfileEnv, n: number, label: stri
   }
   const start = trivial
     ? plainStarter(h.client, env.taskQueue, 'BenchTrivial', label, (i) => [i])
-    : packageStarter(h.client, env.taskQueue, label, jobs, 'polling', { ...env.profile.timing, reviewMinQueryIntervalMs: 100, videoPollIntervalMs: 100 });
+    : packageStarter(h.client, env.taskQueue, label, jobs, 'polling', {
+        ...env.profile.timing,
+        reviewMinQueryIntervalMs: 100,
+        videoPollIntervalMs: 100,
+      });
   const load = await runLoad({ client: h.client, label, n, start, timeoutMs: 120_000 });
   env.sandbox.reset();
   const failed = load.records.filter((r) => r.status !== 'COMPLETED').length;
-  if (load.timedOut || failed > 0) throw new Error(`warm-up of worker '${env.workerConfig}': ${failed} of ${n} jobs did not complete (is the workflow bundle broken?)`);
+  if (load.timedOut || failed > 0)
+    throw new Error(
+      `warm-up of worker '${env.workerConfig}': ${failed} of ${n} jobs did not complete (is the workflow bundle broken?)`,
+    );
 }

@@ -62,15 +62,22 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
     started += n;
     while (waitingCount() < started && Date.now() < o.deadline + 120_000) await sleep(250);
     // Let the last workflow tasks drain: the worker is idle when no activation is in flight for a while.
-    for (let quiet = 0; quiet < 5; ) {
+    for (let quiet = 0; quiet < 5;) {
       const s = (await worker.stats(Date.now() - 300)).samples;
       quiet = s.length && s.every((x) => x.inFlightWorkflowActivations === 0) ? quiet + 1 : 0;
       await sleep(300);
     }
     lastChunkMs = Date.now() - c0;
     const stats = await worker.stats(Date.now() - 1_000);
-    checkpoints.push({ waitingJobs: waitingCount(), rssMiB: Math.round((await rssNow()) / 2 ** 20), cachedWorkflows: stats.samples.at(-1)?.cachedWorkflows ?? NaN, atSeconds: Math.round((Date.now() - t0) / 1000) });
-    o.log(`  ${waitingCount()} jobs waiting (${o.mode}) after ${((Date.now() - t0) / 1000).toFixed(0)} s; worker RSS ${checkpoints.at(-1)!.rssMiB} MiB`);
+    checkpoints.push({
+      waitingJobs: waitingCount(),
+      rssMiB: Math.round((await rssNow()) / 2 ** 20),
+      cachedWorkflows: stats.samples.at(-1)?.cachedWorkflows ?? NaN,
+      atSeconds: Math.round((Date.now() - t0) / 1000),
+    });
+    o.log(
+      `  ${waitingCount()} jobs waiting (${o.mode}) after ${((Date.now() - t0) / 1000).toFixed(0)} s; worker RSS ${checkpoints.at(-1)!.rssMiB} MiB`,
+    );
   }
   const rampMs = Date.now() - t0;
   const calls0 = sandbox.requests().length;
@@ -86,7 +93,12 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
   const pts = [{ x: 0, y: idleRss / 2 ** 20 }, ...checkpoints.map((c) => ({ x: c.waitingJobs, y: c.rssMiB }))];
   const mx = mean(pts.map((p) => p.x));
   const my = mean(pts.map((p) => p.y));
-  const slope = pts.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / Math.max(1e-9, pts.reduce((a, p) => a + (p.x - mx) ** 2, 0));
+  const slope =
+    pts.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) /
+    Math.max(
+      1e-9,
+      pts.reduce((a, p) => a + (p.x - mx) ** 2, 0),
+    );
   return {
     target: o.target,
     jobs: waiting,
@@ -98,7 +110,7 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
     workerRssWaiting: fig(waitingRss / 2 ** 20, 'MiB'),
     workerRssPerWaitingJob: fig((waitingRss - idleRss) / 1024 / Math.max(1, waiting), 'KiB/job'),
     rssSlope: fig(slope * 1024, 'KiB/job'),
-    rssAtTarget: fig(idleRss / 2 ** 20 + (slope * o.target), 'MiB'),
+    rssAtTarget: fig(idleRss / 2 ** 20 + slope * o.target, 'MiB'),
     cachedWorkflows: fig(Math.max(...samples.map((s) => s.cachedWorkflows)), 'workflows'),
     checkpoints,
     maxCachedWorkflows: fig(worker.maxCachedWorkflows, 'workflows'),

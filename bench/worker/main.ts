@@ -14,9 +14,21 @@ const send = (m: ChildMessage) => process.send?.(m);
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? '{}') as WorkerConfig;
 
-const video = new VideoClient({ baseUrl: config.video.baseUrl, apiKey: config.video.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
+const video = new VideoClient({
+  baseUrl: config.video.baseUrl,
+  apiKey: config.video.apiKey,
+  cancelMethod: 'POST',
+  cancelPath: '/v1/task/cancel/{id}',
+  timeoutMs: config.httpTimeoutMs,
+  allowPrivateUrls: true,
+});
 // The benchmark's callback receiver listens on loopback.
-const review = new ReviewClient({ baseUrl: config.review.baseUrl, accessToken: config.review.accessToken, timeoutMs: config.httpTimeoutMs, allowPrivateUrls: true });
+const review = new ReviewClient({
+  baseUrl: config.review.baseUrl,
+  accessToken: config.review.accessToken,
+  timeoutMs: config.httpTimeoutMs,
+  allowPrivateUrls: true,
+});
 const gauge = newGauge();
 const activities = countRunning(
   {
@@ -53,7 +65,13 @@ const sampler = setInterval(() => {
 process.on('message', (raw: ParentMessage) => {
   if (raw.type === 'samples') {
     const cpu = process.cpuUsage();
-    send({ type: 'samples', samples: samples.filter((s) => s.t >= raw.since), cpuMicros: cpu, activitiesStarted: gauge.started, peakRunning: gauge.peak });
+    send({
+      type: 'samples',
+      samples: samples.filter((s) => s.t >= raw.since),
+      cpuMicros: cpu,
+      activitiesStarted: gauge.started,
+      peakRunning: gauge.peak,
+    });
   } else if (raw.type === 'stop') {
     if (worker.getState() === 'RUNNING') worker.shutdown();
   }
@@ -63,7 +81,13 @@ process.on('disconnect', () => {
 });
 
 const running = worker.run();
-send({ type: 'ready', pid: process.pid, rssBytes: process.memoryUsage.rss(), maxCachedWorkflows: worker.options.maxCachedWorkflows, heapLimitBytes: getHeapStatistics().heap_size_limit });
+send({
+  type: 'ready',
+  pid: process.pid,
+  rssBytes: process.memoryUsage.rss(),
+  maxCachedWorkflows: worker.options.maxCachedWorkflows,
+  heapLimitBytes: getHeapStatistics().heap_size_limit,
+});
 try {
   await running;
 } catch (err) {

@@ -47,6 +47,12 @@ export type ParentMessage = { type: 'samples'; since: number } | { type: 'stop' 
 
 export type ChildMessage =
   | { type: 'ready'; pid: number; rssBytes: number; maxCachedWorkflows: number; heapLimitBytes: number }
-  | { type: 'samples'; samples: WorkerSample[]; cpuMicros: { user: number; system: number }; activitiesStarted: number; peakRunning: number }
+  | {
+      type: 'samples';
+      samples: WorkerSample[];
+      cpuMicros: { user: number; system: number };
+      activitiesStarted: number;
+      peakRunning: number;
+    }
   | { type: 'stopped' }
   | { type: 'error'; message: string };

@@ -52,7 +52,11 @@ function checkPath(path: string, root: string | undefined): void {
         ? `must be under ${root}`
         : undefined;
   if (problem) {
-    throw ApplicationFailure.create({ type: BatchFailureType.JobsFileUnreadable, message: `jobs file ${path} ${problem}`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: BatchFailureType.JobsFileUnreadable,
+      message: `jobs file ${path} ${problem}`,
+      nonRetryable: true,
+    });
   }
 }
 

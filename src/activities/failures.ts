@@ -31,7 +31,12 @@ function finalTypeFor(phase: Phase, status: number | undefined): string {
  * Translates any error thrown by a client call. `minDelayMs` is the floor of the next retry delay (the
  * minimum query interval for review queries): a Retry-After is obeyed but never shortens it.
  */
-export function toApplicationFailure(err: unknown, phase: Phase, minDelayMs = 0, backoffMs?: number): ApplicationFailure {
+export function toApplicationFailure(
+  err: unknown,
+  phase: Phase,
+  minDelayMs = 0,
+  backoffMs?: number,
+): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof RequestValidationError) {
     return ApplicationFailure.create({
@@ -72,7 +77,10 @@ export function redactCallbackUrls<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redactCallbackUrls) as T;
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === 'callback_url' && typeof v === 'string' ? '[redacted]' : redactCallbackUrls(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === 'callback_url' && typeof v === 'string' ? '[redacted]' : redactCallbackUrls(v),
+      ]),
     ) as T;
   }
   return value;

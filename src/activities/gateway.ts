@@ -8,8 +8,19 @@ import { FailureType } from '../model/failure-types.js';
 import { malformedResponseError } from '../services/classify.js';
 import type { VideoClient } from '../services/video/client.js';
 import type { JsonObject } from '../services/video/gateway.js';
-import { GATEWAY_ENDPOINTS, gatewayOperation, type GatewayEndpointName, type GatewayParam } from '../model/video/gateway-endpoints.js';
-import { queryEndpointOf, readGatewayTask, TASK_ADAPTERS, type GatewayTaskEntryPoint, type GatewayTaskView } from '../model/video/gateway-adapters.js';
+import {
+  GATEWAY_ENDPOINTS,
+  gatewayOperation,
+  type GatewayEndpointName,
+  type GatewayParam,
+} from '../model/video/gateway-endpoints.js';
+import {
+  queryEndpointOf,
+  readGatewayTask,
+  TASK_ADAPTERS,
+  type GatewayTaskEntryPoint,
+  type GatewayTaskView,
+} from '../model/video/gateway-adapters.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createAtMostOnce, pollOnce, type PollInput } from './task-protocol.js';
 
@@ -55,24 +66,39 @@ export interface GatewayQueryInput extends PollInput {
   returnOnChangeFrom?: string | null;
 }
 
-export type GatewayTaskSummary = GatewayTaskView & { taskId: string; raw: unknown; queries: number; nextQueryAt: number };
+export type GatewayTaskSummary = GatewayTaskView & {
+  taskId: string;
+  raw: unknown;
+  queries: number;
+  nextQueryAt: number;
+};
 
 type Phase = Parameters<typeof toApplicationFailure>[1];
 
 /** A query's final failure is GenerationFailed; a create's or a sync call's is VideoRequestRejected. */
 function phaseOf(endpoint: GatewayEndpointName): Phase {
-  return Object.hasOwn(GATEWAY_ENDPOINTS, endpoint) && GATEWAY_ENDPOINTS[endpoint].kind === 'query' ? 'video.query' : 'video.create';
+  return Object.hasOwn(GATEWAY_ENDPOINTS, endpoint) && GATEWAY_ENDPOINTS[endpoint].kind === 'query'
+    ? 'video.query'
+    : 'video.create';
 }
 
 /** The query endpoint to poll, or an InvalidInput failure saying why there is none. */
-function queryEndpointFor(video: VideoClient, entryPoint: GatewayTaskEntryPoint, queryKind: string | undefined): GatewayEndpointName {
+function queryEndpointFor(
+  video: VideoClient,
+  entryPoint: GatewayTaskEntryPoint,
+  queryKind: string | undefined,
+): GatewayEndpointName {
   const name = queryEndpointOf(entryPoint, queryKind);
   if (name === undefined || video.gatewayPath(name) === undefined) {
     throw ApplicationFailure.create({
       type: FailureType.InvalidInput,
       message:
         name === undefined
-          ? `${entryPoint} has no query kind ${String(queryKind)} (known: ${Object.keys(TASK_ADAPTERS[entryPoint].queries).filter((k) => k !== 'default').join(', ') || 'none'})`
+          ? `${entryPoint} has no query kind ${String(queryKind)} (known: ${
+              Object.keys(TASK_ADAPTERS[entryPoint].queries)
+                .filter((k) => k !== 'default')
+                .join(', ') || 'none'
+            })`
           : `${entryPoint} tasks cannot be polled with this client: its query path is not configured (create only)`,
       nonRetryable: true,
     });
@@ -81,7 +107,6 @@ function queryEndpointFor(video: VideoClient, entryPoint: GatewayTaskEntryPoint,
 }
 
 export function createGatewayActivities(deps: GatewayActivityDependencies) {
-
   return {
     /** One synchronous call of any entry point; the answer is returned whole. */
     async rtgCallGateway(input: GatewayCallInput): Promise<GatewayCallResult> {
@@ -106,15 +131,28 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
       const endpoint = TASK_ADAPTERS[input.entryPoint].create;
       const { taskId, record } = await createAtMostOnce(async () => {
-        const res = await deps.video.gateway(endpoint, { body: input.body, ...(input.checkWellKnown ? { checkWellKnown: true } : {}) });
+        const res = await deps.video.gateway(endpoint, {
+          body: input.body,
+          ...(input.checkWellKnown ? { checkWellKnown: true } : {}),
+        });
         const raw = redactCallbackUrls(res.body);
         const view = readGatewayTask(input.entryPoint, res.body);
         if (view.taskId === undefined) {
-          throw malformedResponseError({ service: 'video', operation: gatewayOperation(endpoint) }, res.status, raw, 'no task id in the body');
+          throw malformedResponseError(
+            { service: 'video', operation: gatewayOperation(endpoint) },
+            res.status,
+            raw,
+            'no task id in the body',
+          );
         }
         return { taskId: view.taskId, record: { state: view.state, raw } };
       });
-      return { taskId, state: record?.state, reading: readGatewayTask(input.entryPoint, record?.raw).reading, raw: record?.raw };
+      return {
+        taskId,
+        state: record?.state,
+        reading: readGatewayTask(input.entryPoint, record?.raw).reading,
+        raw: record?.raw,
+      };
     },
 
     /**
@@ -125,7 +163,8 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
     async rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary> {
       const endpoint = queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
       const param = TASK_ADAPTERS[input.entryPoint].queryParam;
-      const changed = (view: GatewayTaskView) => input.returnOnChangeFrom !== undefined && (view.state ?? null) !== input.returnOnChangeFrom;
+      const changed = (view: GatewayTaskView) =>
+        input.returnOnChangeFrom !== undefined && (view.state ?? null) !== input.returnOnChangeFrom;
       const task = await pollOnce(
         `${input.entryPoint} task ${input.taskId}`,
         input,

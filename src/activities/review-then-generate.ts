@@ -111,7 +111,12 @@ export function createActivities(deps: ActivityDependencies) {
       const { record } = await createAtMostOnce(
         async () => {
           const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
-          const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0, nextQueryAt: Date.now() + input.minIntervalMs };
+          const summary: ReviewTaskSummary = {
+            ...task,
+            raw: redactCallbackUrls(task.raw),
+            queries: 0,
+            nextQueryAt: Date.now() + input.minIntervalMs,
+          };
           return { taskId: task.taskId ?? '', record: summary };
         },
         'review.submit',
@@ -141,7 +146,11 @@ export function createActivities(deps: ActivityDependencies) {
       const url = callbackUrl('video', input.workflowId);
       const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
       const callbackSent = url !== undefined;
-      const { taskId } = await createAtMostOnce(async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }), 'video.create', { callbackSent });
+      const { taskId } = await createAtMostOnce(
+        async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
+        'video.create',
+        { callbackSent },
+      );
       return { taskId, callbackSent };
     },
 

@@ -90,13 +90,17 @@ export async function pollOnce<T>(
     });
   }
   if (wait > 0) await ctx.sleep(wait);
-  const raised = (retryAfterMs: number | undefined) => knownRetryAfterMs !== undefined && retryAfterMs !== undefined && retryAfterMs > knownRetryAfterMs;
+  const raised = (retryAfterMs: number | undefined) =>
+    knownRetryAfterMs !== undefined && retryAfterMs !== undefined && retryAfterMs > knownRetryAfterMs;
   let result: T;
   try {
     result = await query();
   } catch (err) {
     if (err instanceof ServiceError && err.retryable && raised(err.retryAfterMs)) {
-      const details: RetryAfterRaised = { retryAfterMs: err.retryAfterMs!, nextQueryAt: Date.now() + Math.max(minIntervalMs, err.retryAfterMs!) };
+      const details: RetryAfterRaised = {
+        retryAfterMs: err.retryAfterMs!,
+        nextQueryAt: Date.now() + Math.max(minIntervalMs, err.retryAfterMs!),
+      };
       throw ApplicationFailure.create({
         type: InternalFailureType.RetryAfterRaised,
         message: `${key}: the service asked to wait ${err.retryAfterMs} ms (${err.message})`,

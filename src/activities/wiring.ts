@@ -18,7 +18,8 @@ type Env = Record<string, string | undefined>;
 /** Explicit service settings; the optional fields take the same defaults as the environment variables. */
 export interface ServicesConfig {
   video: Pick<VideoServiceConfig, 'baseUrl' | 'apiKey'> & Partial<Omit<VideoServiceConfig, 'baseUrl' | 'apiKey'>>;
-  review: Pick<ReviewServiceConfig, 'baseUrl' | 'accessToken'> & Partial<Omit<ReviewServiceConfig, 'baseUrl' | 'accessToken'>>;
+  review: Pick<ReviewServiceConfig, 'baseUrl' | 'accessToken'> &
+    Partial<Omit<ReviewServiceConfig, 'baseUrl' | 'accessToken'>>;
 }
 
 /** Everything the activities need to be built: the services, and where callbacks arrive (none = polling). */

@@ -20,7 +20,10 @@ export interface CallbackHandlerOptions {
 const PATH = /^(?:.*)\/callbacks\/(review|video)\/([^/?#]+)$/;
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,7 +56,11 @@ function readCallbackBody(req: IncomingMessage, limit: number): Promise<Buffer> 
 function answer(res: ServerResponse, status: number, body: Record<string, unknown>) {
   if (res.headersSent) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 
@@ -90,7 +97,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       } catch {
         return done(400, 'body is not JSON');
       }
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return done(400, 'body is not a JSON object');
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+        return done(400, 'body is not a JSON object');
       const signal = kind === 'review' ? reviewCallbackSignal : videoCallbackSignal;
       try {
         await options.client.workflow.getHandle(workflowId).signal(signal, callbackSignalFrom(kind, payload));

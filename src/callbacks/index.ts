@@ -3,5 +3,10 @@
 // (`startCallbackServer`, which `dist/callbacks/main.js` runs from the environment).
 export { createCallbackHandler, type CallbackHandlerOptions } from './handler.js';
 export { startCallbackServer, type CallbackServer } from './server.js';
-export { buildCallbackUrl, callbackSignature, verifyCallbackSignature, type CallbackKind } from '../callback-signing.js';
+export {
+  buildCallbackUrl,
+  callbackSignature,
+  verifyCallbackSignature,
+  type CallbackKind,
+} from '../callback-signing.js';
 export { callbackSignalFrom } from './payload.js';

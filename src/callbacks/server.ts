@@ -10,7 +10,9 @@ export interface CallbackServer {
   close(): Promise<void>;
 }
 
-export async function startCallbackServer(options: CallbackHandlerOptions & { host?: string; port?: number }): Promise<CallbackServer> {
+export async function startCallbackServer(
+  options: CallbackHandlerOptions & { host?: string; port?: number },
+): Promise<CallbackServer> {
   const handle = createCallbackHandler(options);
   const server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/healthz') {

@@ -27,11 +27,18 @@ export const commonOptions = {
 } as const satisfies ParseArgsConfig['options'];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: typeof commonOptions & O; allowPositionals: boolean; strict: true }>>;
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof commonOptions & O; allowPositionals: boolean; strict: true }>
+>;
 
 export function parse<O extends Options>(args: string[], options: O, positionals = 0): Parsed<O> {
   try {
-    const parsed = parseArgs({ args, options: { ...commonOptions, ...options }, allowPositionals: positionals > 0, strict: true });
+    const parsed = parseArgs({
+      args,
+      options: { ...commonOptions, ...options },
+      allowPositionals: positionals > 0,
+      strict: true,
+    });
     if (parsed.positionals.length > positionals) throw usage(`unexpected argument ${parsed.positionals[positionals]}`);
     return parsed;
   } catch (err) {
@@ -47,7 +54,11 @@ export function readJson(what: string, text: string | undefined, file: string | 
   try {
     return JSON.parse(source);
   } catch (err) {
-    throw new CliError(`--${what}${file !== undefined ? `-file ${file}` : ''} is not valid JSON: ${(err as Error).message}`, ExitCode.InvalidInput, 'invalid_input');
+    throw new CliError(
+      `--${what}${file !== undefined ? `-file ${file}` : ''} is not valid JSON: ${(err as Error).message}`,
+      ExitCode.InvalidInput,
+      'invalid_input',
+    );
   }
 }
 
@@ -55,7 +66,11 @@ function readFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, ExitCode.InvalidInput, 'invalid_input');
+    throw new CliError(
+      `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      ExitCode.InvalidInput,
+      'invalid_input',
+    );
   }
 }
 

@@ -40,7 +40,8 @@ export interface BatchHandle {
 export function batchInputProblems(batch: unknown): ValidationIssue[] {
   const shape = validateBatchInput(batch);
   if (!shape.ok) return [{ field: 'batch', rule: shape.problem }];
-  if (shape.value.carry) return [{ field: 'batch.carry', rule: 'is set by the workflow on continue-as-new, never by callers' }];
+  if (shape.value.carry)
+    return [{ field: 'batch.carry', rule: 'is set by the workflow on continue-as-new, never by callers' }];
   const problems: ValidationIssue[] = [];
   shape.value.jobs?.forEach((job, i) => {
     const parsed = parseBatchJob(job);
@@ -97,6 +98,7 @@ export async function startReviewThenGenerateBatch(client: Client, options: Star
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
   const existing = await client.workflow.getHandle(options.batchId).describe();
-  if (existing.type !== BATCH_WORKFLOW_TYPE) throw new BusinessKeyConflictError(options.batchId, existing.runId, `by a ${existing.type} workflow`);
+  if (existing.type !== BATCH_WORKFLOW_TYPE)
+    throw new BusinessKeyConflictError(options.batchId, existing.runId, `by a ${existing.type} workflow`);
   return batchHandle(client, options.batchId, true);
 }

@@ -50,16 +50,27 @@ interface WorkflowMetadata {
 }
 
 /** Reads current details through the built-in `__temporal_workflow_metadata` query; undefined when no worker answers. */
-export async function currentDetailsOf(client: Client, workflowId: string, runId?: string): Promise<string | undefined> {
+export async function currentDetailsOf(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+): Promise<string | undefined> {
   try {
-    const metadata = await client.workflow.getHandle(workflowId, runId).query<WorkflowMetadata>('__temporal_workflow_metadata');
+    const metadata = await client.workflow
+      .getHandle(workflowId, runId)
+      .query<WorkflowMetadata>('__temporal_workflow_metadata');
     return metadata?.currentDetails || undefined;
   } catch {
     return undefined;
   }
 }
 
-export async function describeRun(client: Client, workflowId: string, runId?: string, options: { currentDetails?: boolean } = {}): Promise<RunDescription> {
+export async function describeRun(
+  client: Client,
+  workflowId: string,
+  runId?: string,
+  options: { currentDetails?: boolean } = {},
+): Promise<RunDescription> {
   const handle = client.workflow.getHandle(workflowId, runId);
   const d = await handle.describe();
   const [staticSummary, staticDetails, currentDetails] = await Promise.all([

@@ -24,6 +24,8 @@ export class BusinessKeyConflictError extends Error {
     readonly runId: string | undefined,
     reason: string,
   ) {
-    super(`business key ${workflowId} is already used by run ${runId ?? '(unknown)'} ${reason}; choose another key for a different job`);
+    super(
+      `business key ${workflowId} is already used by run ${runId ?? '(unknown)'} ${reason}; choose another key for a different job`,
+    );
   }
 }

@@ -16,5 +16,7 @@ function canonical(value: unknown): unknown {
 }
 
 export function inputFingerprint(input: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(input))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(input)))
+    .digest('hex');
 }

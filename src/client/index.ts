@@ -1,8 +1,21 @@
 // Helpers for services that start, watch and cancel ReviewThenGenerate jobs and batches, and schedule
 // batches. They take the caller's Client; nothing here loads @temporalio/worker.
 export { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
-export { defaultTaskQueue, getReviewJob, JOB_WORKFLOW_TYPE, startReviewThenGenerate, type ReviewJobHandle, type StartJobOptions } from './start.js';
-export { batchHandle, batchInputProblems, startReviewThenGenerateBatch, type BatchHandle, type StartBatchOptions } from './batch.js';
+export {
+  defaultTaskQueue,
+  getReviewJob,
+  JOB_WORKFLOW_TYPE,
+  startReviewThenGenerate,
+  type ReviewJobHandle,
+  type StartJobOptions,
+} from './start.js';
+export {
+  batchHandle,
+  batchInputProblems,
+  startReviewThenGenerateBatch,
+  type BatchHandle,
+  type StartBatchOptions,
+} from './batch.js';
 export {
   batchScheduleWorkflowId,
   createBatchSchedule,

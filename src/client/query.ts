@@ -27,7 +27,8 @@ export function reviewJobQuery(filter: ReviewJobFilter): string {
   if (filter.reviewTaskId !== undefined) clauses.push(`ReviewTaskIds=${literal('reviewTaskId', filter.reviewTaskId)}`);
   if (filter.videoTaskId !== undefined) clauses.push(`VideoTaskId=${literal('videoTaskId', filter.videoTaskId)}`);
   if (filter.batchId !== undefined) clauses.push(`BatchId=${literal('batchId', filter.batchId)}`);
-  if (filter.executionStatus !== undefined) clauses.push(`ExecutionStatus=${literal('executionStatus', filter.executionStatus)}`);
+  if (filter.executionStatus !== undefined)
+    clauses.push(`ExecutionStatus=${literal('executionStatus', filter.executionStatus)}`);
   return clauses.join(' AND ');
 }
 

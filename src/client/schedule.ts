@@ -52,7 +52,8 @@ export async function createBatchSchedule(client: Client, options: BatchSchedule
       problems.push({ field: 'every', rule: 'must be a duration such as 30s, 15m, 1h, or milliseconds' });
     }
   }
-  if (cron.length === 0 && options.every === undefined) problems.push({ field: 'cron', rule: 'give a cron expression or an interval (every)' });
+  if (cron.length === 0 && options.every === undefined)
+    problems.push({ field: 'cron', rule: 'give a cron expression or an interval (every)' });
   if (problems.length > 0) throw new InvalidJobInputError(problems, 'schedule');
 
   return client.schedule.create<typeof ReviewThenGenerateBatch>({
@@ -100,9 +101,16 @@ function infoOf(scheduleId: string, d: Described): BatchScheduleInfo {
   };
 }
 
-export async function describeBatchSchedule(client: Client, scheduleId: string): Promise<BatchScheduleInfo & { skippedOverlap: number; running: string[] }> {
+export async function describeBatchSchedule(
+  client: Client,
+  scheduleId: string,
+): Promise<BatchScheduleInfo & { skippedOverlap: number; running: string[] }> {
   const d = await client.schedule.getHandle(scheduleId).describe();
-  return { ...infoOf(scheduleId, d), skippedOverlap: d.info.numActionsSkippedOverlap, running: d.info.runningActions.map((a) => a.workflow.workflowId) };
+  return {
+    ...infoOf(scheduleId, d),
+    skippedOverlap: d.info.numActionsSkippedOverlap,
+    running: d.info.runningActions.map((a) => a.workflow.workflowId),
+  };
 }
 
 /** Schedules whose action starts ReviewThenGenerateBatch (the list is eventually consistent). */

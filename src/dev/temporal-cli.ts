@@ -10,5 +10,7 @@ export function temporalCli(): { path: string | undefined; version: string | und
   if (process.env.TEMPORAL_CLI) return { path: process.env.TEMPORAL_CLI, version: undefined };
   if (!existsSync(located)) return { path: undefined, version: undefined };
   const found = JSON.parse(readFileSync(located, 'utf8')) as { path?: string; version?: string };
-  return found.path && existsSync(found.path) ? { path: found.path, version: found.version } : { path: undefined, version: undefined };
+  return found.path && existsSync(found.path)
+    ? { path: found.path, version: found.version }
+    : { path: undefined, version: undefined };
 }

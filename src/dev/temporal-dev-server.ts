@@ -26,7 +26,9 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-export async function startDevServer(opts: { ui?: boolean; dbFilename?: string; port?: number; extraArgs?: string[] } = {}): Promise<DevServer> {
+export async function startDevServer(
+  opts: { ui?: boolean; dbFilename?: string; port?: number; extraArgs?: string[] } = {},
+): Promise<DevServer> {
   const cli = temporalCli();
   const uiPort = opts.ui ? await freePort() : undefined;
   const env = await TestWorkflowEnvironment.createLocal({

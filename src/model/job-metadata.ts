@@ -70,7 +70,9 @@ export function jobMetadata(job: ReviewThenGenerateJob, context: JobContext = {}
     `**Review:** ${job.review ? `${plural(reviewUrls, 'URL')} in ${plural(job.reviewBatches.length, 'batch')} (${job.review.mode})` : 'none'}`,
     `**Callbacks:** ${job.callbacks ? 'on (polling as fallback)' : 'off (polling)'}`,
     context.businessKey ? `**Business key:** ${oneLine(context.businessKey)}` : undefined,
-    context.batchId ? `**Batch:** ${oneLine(context.batchId)}${context.batchIndex !== undefined ? ` (job ${context.batchIndex})` : ''}` : undefined,
+    context.batchId
+      ? `**Batch:** ${oneLine(context.batchId)}${context.batchIndex !== undefined ? ` (job ${context.batchIndex})` : ''}`
+      : undefined,
   ];
   return { staticSummary, staticDetails: lines.filter((l) => l !== undefined).join('\n\n'), model };
 }

@@ -13,11 +13,17 @@ export const looseString = lazy(() => lenient(z.union([z.string(), z.number().tr
 export const looseNumber = lazy(() => lenient(z.number()));
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** `{ code, message }` from an error object, a bare message string, or `error_code`/`error_message` members. */
-export function errorInfo(error: unknown, code: unknown, message: unknown): { code?: string; message?: string } | undefined {
+export function errorInfo(
+  error: unknown,
+  code: unknown,
+  message: unknown,
+): { code?: string; message?: string } | undefined {
   const e = asRecord(error);
   const out: { code?: string; message?: string } = {};
   const c = looseString().parse(e ? e.code : code);

@@ -6,6 +6,7 @@ export function pathParam(operation: string, field: string, value: unknown): str
     throw new RequestValidationError(operation, [{ field, rule: 'is required (a non-empty string)' }]);
   }
   // Encoding leaves dots alone, and a server may resolve these as path segments.
-  if (value === '.' || value === '..') throw new RequestValidationError(operation, [{ field, rule: 'must not be . or ..' }]);
+  if (value === '.' || value === '..')
+    throw new RequestValidationError(operation, [{ field, rule: 'must not be . or ..' }]);
   return encodeURIComponent(value);
 }

@@ -42,7 +42,14 @@ function ipv4Octets(host: string): number[] | undefined {
 
 function isPrivateIpv4([a, b]: number[]): boolean {
   if (a === undefined || b === undefined) return false;
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168)
+  );
 }
 
 /** Eight 16-bit groups of an IPv6 literal (embedded IPv4 tail allowed), or undefined if it is not one. */
@@ -52,7 +59,8 @@ function ipv6Groups(host: string): number[] | undefined {
   if (v4?.[1]) {
     const o = ipv4Octets(v4[1]);
     if (!o) return undefined;
-    text = text.slice(0, -v4[1].length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+    text =
+      text.slice(0, -v4[1].length) + `${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;

@@ -21,7 +21,14 @@ export class AssetRegistry {
   private byDownstream = new Map<string, IssuedAsset>();
 
   /** `signedBase` is the review service's own base URL, so the signed address can really be fetched. */
-  issue(input: { sourceUrl: string; taskId: string; approved: boolean; signedBase: string; ttlMs: number; now: number }): IssuedAsset {
+  issue(input: {
+    sourceUrl: string;
+    taskId: string;
+    approved: boolean;
+    signedBase: string;
+    ttlMs: number;
+    now: number;
+  }): IssuedAsset {
     const assetId = `asset-${hex(8)}`;
     const downstreamAssetId = `ds-${hex(8)}`;
     const expiresAt = input.now + input.ttlMs;
@@ -59,7 +66,8 @@ export class AssetRegistry {
     if (!asset) return { status: 404, body: 'no such signed asset' };
     const expires = Number(url.searchParams.get('expires'));
     const sig = url.searchParams.get('sig') ?? '';
-    if (!Number.isFinite(expires) || !this.verify(asset.downstreamAssetId, expires, sig)) return { status: 403, body: 'bad signature' };
+    if (!Number.isFinite(expires) || !this.verify(asset.downstreamAssetId, expires, sig))
+      return { status: 403, body: 'bad signature' };
     if (now >= expires) return { status: 403, body: 'signed URL expired' };
     return { status: 200, body: `sandbox asset ${asset.downstreamAssetId}` };
   }

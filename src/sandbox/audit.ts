@@ -53,7 +53,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       const it = asRecord(item);
       const approved = it?.submit_review_status === 1;
       if (typeof it?.asset_url === 'string') assets.set(it.asset_url, { approved, taskId });
-      if (typeof it?.downstream_final_url === 'string' && it.downstream_final_url !== '') downstream.add(it.downstream_final_url);
+      if (typeof it?.downstream_final_url === 'string' && it.downstream_final_url !== '')
+        downstream.add(it.downstream_final_url);
       if (typeof it?.source_url === 'string') sourceState.set(it.source_url, { taskId, state: 'completed', approved });
     }
   };
@@ -70,7 +71,11 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       for (const url of urls) {
         const prior = sourceState.get(url);
         if (prior?.state === 'cancelled') {
-          flag(AUDIT_RULES.resubmitAfterCancel, e, `${url} was in review task ${prior.taskId}, which was cancelled; do not resubmit by default`);
+          flag(
+            AUDIT_RULES.resubmitAfterCancel,
+            e,
+            `${url} was in review task ${prior.taskId}, which was cancelled; do not resubmit by default`,
+          );
         }
       }
       const taskId = asRecord(e.response)?.task_id;
@@ -88,11 +93,19 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       }
       const last = lastQuery.get(taskId);
       if (last !== undefined && e.at - last < opts.minQueryIntervalMs) {
-        flag(AUDIT_RULES.queryInterval, e, `query of review task ${taskId} ${e.at - last} ms after the previous one (minimum ${opts.minQueryIntervalMs} ms)`);
+        flag(
+          AUDIT_RULES.queryInterval,
+          e,
+          `query of review task ${taskId} ${e.at - last} ms after the previous one (minimum ${opts.minQueryIntervalMs} ms)`,
+        );
       }
       const notBefore = retryNotBefore.get(taskId);
       if (notBefore !== undefined && e.at < notBefore) {
-        flag(AUDIT_RULES.retryAfter, e, `query of review task ${taskId} ${notBefore - e.at} ms before the Retry-After allowed it`);
+        flag(
+          AUDIT_RULES.retryAfter,
+          e,
+          `query of review task ${taskId} ${notBefore - e.at} ms before the Retry-After allowed it`,
+        );
       }
       lastQuery.set(taskId, e.at);
       // Retry-After binds on a 200 (a task still processing) as much as on a 429/503.
@@ -104,18 +117,37 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
 
     // The native create's content items; on the other entry points, any URL anywhere in the body (each
     // vendor shape names its media fields differently): the same rules hold for whatever creates a task.
-    const media = e.operation === 'video.create' ? mediaUrlsOf(e.body) : e.gateway === 'create' || e.gateway === 'sync' ? urlsIn(e.body) : [];
+    const media =
+      e.operation === 'video.create'
+        ? mediaUrlsOf(e.body)
+        : e.gateway === 'create' || e.gateway === 'sync'
+          ? urlsIn(e.body)
+          : [];
     for (const url of media) {
       if (downstream.has(url) || looksSigned(url)) {
         flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
       } else if (url.startsWith('Asset://')) {
         const asset = assets.get(url);
-        if (!asset) flag(AUDIT_RULES.assetNotApproved, e, `${url} was not seen approved in a completed review result before this create`);
-        else if (!asset.approved) flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review (submit_review_status 0) in task ${asset.taskId}`);
+        if (!asset)
+          flag(
+            AUDIT_RULES.assetNotApproved,
+            e,
+            `${url} was not seen approved in a completed review result before this create`,
+          );
+        else if (!asset.approved)
+          flag(
+            AUDIT_RULES.assetNotApproved,
+            e,
+            `${url} did not pass review (submit_review_status 0) in task ${asset.taskId}`,
+          );
       } else {
         const source = sourceState.get(url);
         if (source && source.state !== 'completed') {
-          flag(AUDIT_RULES.createBeforeReview, e, `${url} is under review in task ${source.taskId}, last seen ${source.state}`);
+          flag(
+            AUDIT_RULES.createBeforeReview,
+            e,
+            `${url} is under review in task ${source.taskId}, last seen ${source.state}`,
+          );
         } else if (source?.approved === false) {
           flag(AUDIT_RULES.assetNotApproved, e, `${url} did not pass review in task ${source.taskId}`);
         }
@@ -129,7 +161,11 @@ function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, 
   const h = e.headers;
   if (e.service === 'video') {
     if (h['x-access-token'] !== undefined || h['x-track-id'] !== undefined) {
-      flag(AUDIT_RULES.mixedAuth, e, 'review headers (X-Access-Token / X-Track-Id) sent to the video generation service');
+      flag(
+        AUDIT_RULES.mixedAuth,
+        e,
+        'review headers (X-Access-Token / X-Track-Id) sent to the video generation service',
+      );
     }
     // Result files are public downloads; every other call, gateway entry points included, needs the key.
     const needsKey = e.operation !== 'other' || (e.gateway !== undefined && e.gateway !== 'file');
@@ -138,12 +174,17 @@ function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, 
     }
     return;
   }
-  if (h.authorization !== undefined) flag(AUDIT_RULES.mixedAuth, e, 'Authorization header sent to the asset review service');
+  if (h.authorization !== undefined)
+    flag(AUDIT_RULES.mixedAuth, e, 'Authorization header sent to the asset review service');
   if (e.operation === 'other') return;
   if (!h['x-access-token']) flag(AUDIT_RULES.missingAuth, e, 'review request without X-Access-Token');
   const track = h['x-track-id'];
   if (track === undefined || !TRACK_ID.test(track)) {
-    flag(AUDIT_RULES.badTrackId, e, `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`);
+    flag(
+      AUDIT_RULES.badTrackId,
+      e,
+      `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`,
+    );
   }
 }
 

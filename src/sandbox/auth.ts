@@ -28,8 +28,10 @@ export function reviewAuthProblem(headers: IncomingHttpHeaders, accessToken: str
   }
   const token = headers['x-access-token'];
   const track = headers['x-track-id'];
-  if (typeof token !== 'string' || token === '') return 'missing X-Access-Token (X-Access-Token and X-Track-Id are required together)';
-  if (typeof track !== 'string' || track === '') return 'missing X-Track-Id (X-Access-Token and X-Track-Id are required together)';
+  if (typeof token !== 'string' || token === '')
+    return 'missing X-Access-Token (X-Access-Token and X-Track-Id are required together)';
+  if (typeof track !== 'string' || track === '')
+    return 'missing X-Track-Id (X-Access-Token and X-Track-Id are required together)';
   if (!TRACK_ID.test(track)) return 'X-Track-Id must be a 32-character hexadecimal string without hyphens';
   if (!sameSecret(token, accessToken)) return 'X-Access-Token rejected';
   return undefined;

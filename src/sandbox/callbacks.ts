@@ -149,7 +149,15 @@ export class CallbackDispatcher {
     at: number,
     extra: Pick<CallbackLogEntry, 'outcome'> & Partial<Pick<CallbackLogEntry, 'httpStatus' | 'fault' | 'error'>>,
   ): void {
-    const entry: CallbackLogEntry = { at, kind: d.kind, url: d.url, taskId: d.taskId, status: d.status, payload: d.payload, outcome: extra.outcome };
+    const entry: CallbackLogEntry = {
+      at,
+      kind: d.kind,
+      url: d.url,
+      taskId: d.taskId,
+      status: d.status,
+      payload: d.payload,
+      outcome: extra.outcome,
+    };
     if (extra.httpStatus !== undefined) entry.httpStatus = extra.httpStatus;
     if (extra.fault !== undefined) entry.fault = extra.fault;
     if (extra.error !== undefined) entry.error = extra.error;

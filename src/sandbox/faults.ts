@@ -44,7 +44,8 @@ function matches(rule: FaultRule, probe: FaultProbe): boolean {
   if (m.url !== undefined && !probe.rawBody.includes(m.url)) return false;
   if (m.taskId !== undefined && m.taskId !== probe.taskId) return false;
   if (m.model !== undefined) {
-    const model = typeof probe.body === 'object' && probe.body !== null ? (probe.body as { model?: unknown }).model : undefined;
+    const model =
+      typeof probe.body === 'object' && probe.body !== null ? (probe.body as { model?: unknown }).model : undefined;
     if (model !== m.model) return false;
   }
   return true;

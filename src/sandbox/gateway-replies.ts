@@ -5,7 +5,14 @@
 import { randomHex } from './context.js';
 import type { Issue } from './validation.js';
 
-export type GatewaySyncKind = 'chatCompletions' | 'responses' | 'generateContent' | 'messages' | 'imagesGenerations' | 'imagesEdits' | 'imageGenerateContent';
+export type GatewaySyncKind =
+  | 'chatCompletions'
+  | 'responses'
+  | 'generateContent'
+  | 'messages'
+  | 'imagesGenerations'
+  | 'imagesEdits'
+  | 'imageGenerateContent';
 
 /** A 1x1 transparent PNG: what the image models "draw". */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -54,7 +61,12 @@ function lastUserText(body: Record<string, unknown>): string {
   return (pick(last) ?? '').slice(0, 200);
 }
 
-export function syncReply(kind: GatewaySyncKind, body: Record<string, unknown>, model: string | undefined, imageUrl: () => string): unknown {
+export function syncReply(
+  kind: GatewaySyncKind,
+  body: Record<string, unknown>,
+  model: string | undefined,
+  imageUrl: () => string,
+): unknown {
   const echo = `sandbox reply to: ${lastUserText(body)}`;
   const now = Math.floor(Date.now() / 1000);
   const usage = { input_tokens: 12, output_tokens: 8 };
@@ -75,14 +87,33 @@ export function syncReply(kind: GatewaySyncKind, body: Record<string, unknown>, 
         created_at: now,
         status: 'completed',
         model: body.model,
-        output: [{ type: 'message', id: `msg_${randomHex(8)}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: echo, annotations: [] }] }],
+        output: [
+          {
+            type: 'message',
+            id: `msg_${randomHex(8)}`,
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: echo, annotations: [] }],
+          },
+        ],
         usage: { ...usage, total_tokens: 20 },
       };
     case 'messages':
-      return { id: `msg_${randomHex(12)}`, type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text: echo }], stop_reason: 'end_turn', usage };
+      return {
+        id: `msg_${randomHex(12)}`,
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [{ type: 'text', text: echo }],
+        stop_reason: 'end_turn',
+        usage,
+      };
     case 'generateContent':
     case 'imageGenerateContent': {
-      const parts = kind === 'imageGenerateContent' ? [{ text: 'Here is the image.' }, { inlineData: { mimeType: 'image/png', data: PIXEL_PNG } }] : [{ text: echo }];
+      const parts =
+        kind === 'imageGenerateContent'
+          ? [{ text: 'Here is the image.' }, { inlineData: { mimeType: 'image/png', data: PIXEL_PNG } }]
+          : [{ text: echo }];
       return {
         candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
         usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 8, totalTokenCount: 20 },
@@ -94,7 +125,10 @@ export function syncReply(kind: GatewaySyncKind, body: Record<string, unknown>, 
     case 'imagesEdits': {
       const n = typeof body.n === 'number' && body.n > 0 ? Math.min(Math.floor(body.n), 4) : 1;
       const b64 = body.response_format === 'b64_json';
-      return { created: now, data: Array.from({ length: n }, () => (b64 ? { b64_json: PIXEL_PNG } : { url: imageUrl() })) };
+      return {
+        created: now,
+        data: Array.from({ length: n }, () => (b64 ? { b64_json: PIXEL_PNG } : { url: imageUrl() })),
+      };
     }
   }
 }

@@ -4,30 +4,11 @@
 // none). Prompt hints: `video-fail` / `video-expire` / `video-cancel` pick the end (an entry point without
 // that word fails instead), `state-unknown` inserts a state no adapter lists (`moderating`) before the end.
 import { randomHex, type ServiceContext } from './context.js';
+import { newId, UNKNOWN_STATE, VOCABULARY } from './gateway-vocabulary.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
 
 export type GatewayTaskKind = 'unifiedVideo' | 'vendorA' | 'vendorB' | 'videos' | 'aigcImages';
-type Phase = 'queued' | 'running' | 'unknown' | VideoOutcome;
-
-interface Vocabulary {
-  queued: string;
-  running: string;
-  succeeded: string;
-  failed: string;
-  cancelled?: string;
-  expired?: string;
-}
-
-const UNKNOWN_STATE = 'moderating';
-
-const VOCABULARY: Record<GatewayTaskKind, Vocabulary> = {
-  unifiedVideo: { queued: 'queued', running: 'in_progress', succeeded: 'succeeded', failed: 'failed', cancelled: 'cancelled', expired: 'expired' },
-  vendorA: { queued: 'submitted', running: 'processing', succeeded: 'succeed', failed: 'failed' },
-  vendorB: { queued: 'created', running: 'processing', succeeded: 'success', failed: 'failed' },
-  videos: { queued: 'queued', running: 'in_progress', succeeded: 'completed', failed: 'failed' },
-  // Upper case, wrapped in `data`: the form some gateways give task APIs; clients have to read it leniently.
-  aigcImages: { queued: 'SUBMITTED', running: 'IN_PROGRESS', succeeded: 'SUCCESS', failed: 'FAILURE' },
-};
+export type Phase = 'queued' | 'running' | 'unknown' | VideoOutcome;
 
 export interface ScriptedGatewayOutcome {
   outcome: VideoOutcome;
@@ -48,21 +29,6 @@ interface GatewayTask {
   timer: NodeJS.Timeout | undefined;
 }
 
-function newId(kind: GatewayTaskKind): string {
-  switch (kind) {
-    case 'vendorA':
-    case 'vendorB':
-      // Numeric ids, as these vendors hand out (kept as strings: they exceed 2^53).
-      return `8${BigInt(`0x${randomHex(7)}`).toString().padStart(17, '0')}`;
-    case 'videos':
-      return `video_${randomHex(12)}`;
-    case 'aigcImages':
-      return `img-${randomHex(8)}`;
-    default:
-      return `vg-${randomHex(8)}`;
-  }
-}
-
 export class GatewayTasks {
   private tasks = new Map<string, GatewayTask>();
 
@@ -72,11 +38,22 @@ export class GatewayTasks {
   ) {}
 
   create(kind: GatewayTaskKind, body: Record<string, unknown>): { id: string; json: unknown } {
-    const model = typeof body.model === 'string' ? body.model : typeof body.model_name === 'string' ? body.model_name : `${kind}-default`;
+    const model =
+      typeof body.model === 'string'
+        ? body.model
+        : typeof body.model_name === 'string'
+          ? body.model_name
+          : `${kind}-default`;
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     const script = this.scripted(model, prompt);
     const said = (w: string) => prompt.toLowerCase().includes(w);
-    const hinted: VideoOutcome = said('video-fail') ? 'failed' : said('video-expire') ? 'expired' : said('video-cancel') ? 'cancelled' : 'succeeded';
+    const hinted: VideoOutcome = said('video-fail')
+      ? 'failed'
+      : said('video-expire')
+        ? 'expired'
+        : said('video-cancel')
+          ? 'cancelled'
+          : 'succeeded';
     const now = Date.now();
     const task: GatewayTask = {
       id: newId(kind),
@@ -93,7 +70,11 @@ export class GatewayTasks {
     };
     this.tasks.set(task.id, task);
     const duration = script?.durationMs ?? this.ctx.options.videoDurationMs;
-    const steps: Array<[number, Phase]> = [[0.25, 'running'], ...(task.unknownPhase ? [[0.5, 'unknown'] as [number, Phase]] : []), [1, task.outcome]];
+    const steps: Array<[number, Phase]> = [
+      [0.25, 'running'],
+      ...(task.unknownPhase ? [[0.5, 'unknown'] as [number, Phase]] : []),
+      [1, task.outcome],
+    ];
     const next = (i: number, since: number) => {
       const step = steps[i];
       if (!step) return;
@@ -120,7 +101,13 @@ export class GatewayTasks {
   }
 
   summaries(): VideoTaskSummary[] {
-    return [...this.tasks.values()].map((t) => ({ id: t.id, status: this.state(t), model: t.model, body: t.body, createdAt: t.createdAt }));
+    return [...this.tasks.values()].map((t) => ({
+      id: t.id,
+      status: this.state(t),
+      model: t.model,
+      body: t.body,
+      createdAt: t.createdAt,
+    }));
   }
 
   reset(): void {
@@ -145,7 +132,13 @@ export class GatewayTasks {
   private createAnswer(t: GatewayTask): unknown {
     switch (t.kind) {
       case 'vendorB':
-        return { task_id: t.id, state: this.state(t), model: t.model, prompt: t.prompt, created_at: new Date(t.createdAt).toISOString() };
+        return {
+          task_id: t.id,
+          state: this.state(t),
+          model: t.model,
+          prompt: t.prompt,
+          created_at: new Date(t.createdAt).toISOString(),
+        };
       case 'unifiedVideo':
         return { task_id: t.id, status: this.state(t) };
       default:
@@ -185,7 +178,12 @@ export class GatewayTasks {
           },
         };
       case 'vendorB':
-        return { id: t.id, state, err_code: failed ? failure.code : '', creations: done ? [{ id: `${t.id}-0`, url: this.fileUrl(t), cover_url: `${this.fileUrl(t)}.jpg` }] : [] };
+        return {
+          id: t.id,
+          state,
+          err_code: failed ? failure.code : '',
+          creations: done ? [{ id: `${t.id}-0`, url: this.fileUrl(t), cover_url: `${this.fileUrl(t)}.jpg` }] : [],
+        };
       case 'videos':
         return {
           id: t.id,

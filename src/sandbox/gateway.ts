@@ -27,7 +27,11 @@ const ROUTES: GatewayRoute[] = [
   { method: 'GET', pattern: /^\/v1\/video\/generations\/(?<id>[^/]+)$/, action: { query: 'unifiedVideo' } },
   { method: 'POST', pattern: /^\/video-a\/v1\/videos\/text2video$/, action: { create: 'vendorA' } },
   // One create, three query paths in the spec: a vendor A task is answered on each of them.
-  { method: 'GET', pattern: /^\/video-a\/v1\/videos\/(?:text2video|image2video|omni-video)\/(?<id>[^/]+)$/, action: { query: 'vendorA' } },
+  {
+    method: 'GET',
+    pattern: /^\/video-a\/v1\/videos\/(?:text2video|image2video|omni-video)\/(?<id>[^/]+)$/,
+    action: { query: 'vendorA' },
+  },
   { method: 'POST', pattern: /^\/video-b\/ent\/v2\/text2video$/, action: { create: 'vendorB' } },
   { method: 'GET', pattern: /^\/video-b\/ent\/v2\/tasks\/(?<id>[^/]+)\/creations$/, action: { query: 'vendorB' } },
   { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' } },
@@ -39,8 +43,16 @@ const ROUTES: GatewayRoute[] = [
   { method: 'POST', pattern: /^\/v1\/images\/edits$/, action: { sync: 'imagesEdits' }, multipart: true },
   { method: 'POST', pattern: /^\/v1\/aigc-images\/generations$/, action: { create: 'aigcImages' } },
   { method: 'GET', pattern: /^\/v1\/aigc-images\/generations\/(?<id>[^/]+)$/, action: { query: 'aigcImages' } },
-  { method: 'POST', pattern: /^\/v1beta\/models\/(?<model>gemini-3-pro-image-preview|gemini-2\.5-flash-image):generateContent$/, action: { sync: 'imageGenerateContent' } },
-  { method: 'POST', pattern: /^\/v1beta\/models\/(?<model>[^/]+):generateContent$/, action: { sync: 'generateContent' } },
+  {
+    method: 'POST',
+    pattern: /^\/v1beta\/models\/(?<model>gemini-3-pro-image-preview|gemini-2\.5-flash-image):generateContent$/,
+    action: { sync: 'imageGenerateContent' },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/v1beta\/models\/(?<model>[^/]+):generateContent$/,
+    action: { sync: 'generateContent' },
+  },
 ];
 
 const FILE = /^\/gateway-files\/([^/]+)\.(mp4|png)$/;
@@ -89,7 +101,11 @@ export class GatewaySandbox {
       // Result files are public downloads, like the native task API's videos.
       const id = decode(file[1]) ?? '';
       if (req.method !== 'GET' || !this.tasks.fileReady(id)) return errorReply(404, 'not_found', 'no such file');
-      return { status: 200, text: `sandbox ${file[2] === 'png' ? 'image' : 'video'} ${id}`, contentType: file[2] === 'png' ? 'image/png' : 'video/mp4' };
+      return {
+        status: 200,
+        text: `sandbox ${file[2] === 'png' ? 'image' : 'video'} ${id}`,
+        contentType: file[2] === 'png' ? 'image/png' : 'video/mp4',
+      };
     }
     const authProblem = videoAuthProblem(req.headers, this.ctx.options.apiKey);
     if (authProblem) return errorReply(401, 'unauthorized', authProblem);
@@ -97,7 +113,10 @@ export class GatewaySandbox {
     const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(path));
     if (!route) {
       const allowed = [...new Set(ROUTES.filter((r) => r.pattern.test(path)).map((r) => r.method))].join(', ');
-      return { ...errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${path} (allowed: ${allowed})`), headers: { allow: allowed } };
+      return {
+        ...errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${path} (allowed: ${allowed})`),
+        headers: { allow: allowed },
+      };
     }
     const groups = route.pattern.exec(path)?.groups ?? {};
     const action = route.action;
@@ -106,7 +125,9 @@ export class GatewaySandbox {
       const id = decode(groups.id);
       if (id === undefined) return invalid([{ field: 'task_id', rule: 'is not a valid percent-encoded path segment' }]);
       const json = this.tasks.query(action.query, id);
-      return json === undefined ? errorReply(404, 'task_not_found', `no ${action.query} task ${id}`) : { status: 200, json, taskId: id };
+      return json === undefined
+        ? errorReply(404, 'task_not_found', `no ${action.query} task ${id}`)
+        : { status: 200, json, taskId: id };
     }
 
     const body = await this.readGatewayBody(req, route.multipart === true);
@@ -119,10 +140,19 @@ export class GatewaySandbox {
       return { status: 200, json: created.json, taskId: created.id };
     }
     const model = decode(groups.model);
-    if (groups.model !== undefined && model === undefined) return invalid([{ field: 'model', rule: 'is not a valid percent-encoded path segment' }]);
+    if (groups.model !== undefined && model === undefined)
+      return invalid([{ field: 'model', rule: 'is not a valid percent-encoded path segment' }]);
     const issues = checkSyncBody(action.sync, body.value);
     if (issues.length > 0) return invalid(issues);
-    return { status: 200, json: syncReply(action.sync, body.value, model, () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`) };
+    return {
+      status: 200,
+      json: syncReply(
+        action.sync,
+        body.value,
+        model,
+        () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`,
+      ),
+    };
   }
 
   summaries(): VideoTaskSummary[] {
@@ -134,7 +164,10 @@ export class GatewaySandbox {
   }
 
   /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */
-  private async readGatewayBody(req: ServiceRequest, multipart: boolean): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
+  private async readGatewayBody(
+    req: ServiceRequest,
+    multipart: boolean,
+  ): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
     const type = req.headers['content-type'] ?? '';
     if (multipart && /^multipart\/form-data\b/i.test(type)) {
       try {
@@ -149,11 +182,19 @@ export class GatewaySandbox {
       }
     }
     if (!/^application\/json\b/i.test(type)) {
-      return { reply: invalid([{ field: 'Content-Type', rule: multipart ? 'must be application/json or multipart/form-data' : 'must be application/json' }]) };
+      return {
+        reply: invalid([
+          {
+            field: 'Content-Type',
+            rule: multipart ? 'must be application/json or multipart/form-data' : 'must be application/json',
+          },
+        ]),
+      };
     }
     if (!req.bodyIsJson) return { reply: invalid([{ field: 'body', rule: 'is not valid JSON' }]) };
     const b = req.body;
-    if (typeof b !== 'object' || b === null || Array.isArray(b)) return { reply: invalid([{ field: 'body', rule: 'must be a JSON object' }]) };
+    if (typeof b !== 'object' || b === null || Array.isArray(b))
+      return { reply: invalid([{ field: 'body', rule: 'must be a JSON object' }]) };
     return { value: b as Record<string, unknown> };
   }
 }

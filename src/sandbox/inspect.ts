@@ -26,7 +26,8 @@ const ok = (json: unknown = { ok: true }): Reply => ({ status: 200, json });
 
 /** Accepts `{ rule: {...} }` or the rule itself. */
 function parse<T>(schema: z.ZodType<T>, body: unknown, wrapped: boolean): { value: T } | { reply: Reply } {
-  const input = wrapped && typeof body === 'object' && body !== null && 'rule' in body ? (body as { rule: unknown }).rule : body;
+  const input =
+    wrapped && typeof body === 'object' && body !== null && 'rule' in body ? (body as { rule: unknown }).rule : body;
   const r = schema.safeParse(input);
   if (r.success) return { value: r.data };
   const issues = r.error.issues.map((i) => ({ field: fieldPath(i.path), rule: i.message }));

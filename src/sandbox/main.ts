@@ -43,7 +43,9 @@ const sandbox = await startSandbox({
   allowPrivateUrls,
 });
 
-const privateNote = allowPrivateUrls ? ' (ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted)' : '';
+const privateNote = allowPrivateUrls
+  ? ' (ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted)'
+  : '';
 console.log(`sandbox listening: video ${sandbox.videoBaseUrl} review ${sandbox.reviewBaseUrl}${privateNote}`);
 
 let stopping = false;

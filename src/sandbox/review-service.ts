@@ -3,33 +3,11 @@
 // by item) -> completed | failed | cancelled, spread over reviewDurationMs.
 import { reviewAuthProblem } from './auth.js';
 import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
-import type { IssuedAsset } from './assets.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { ReviewOutcome, ReviewTaskSummary, ReviewVerdict } from './types.js';
-import { checkReviewSubmit, describeIssues, type AssetType } from './validation.js';
-
-type ReviewStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
-
-interface ReviewTaskState {
-  taskId: string;
-  trackId: string;
-  urls: string[];
-  assetType: AssetType;
-  callbackUrl: string | undefined;
-  status: ReviewStatus;
-  doneCount: number;
-  outcome: ReviewOutcome;
-  durationMs: number;
-  createdAt: number;
-  verdicts: ReviewVerdict[];
-  batchId: string;
-  items: Array<{ asset: IssuedAsset; verdict: ReviewVerdict }>;
-  error: { code: string; message: string } | undefined;
-  timer: NodeJS.Timeout | undefined;
-  waiters: Array<() => void>;
-}
-
-const REJECTED: ReviewVerdict = { passed: false, errorCode: 'CONTENT_REJECTED', errorMessage: 'the content did not pass review' };
+import { checkReviewSubmit } from './review-validation.js';
+import { hintedOutcome, isFinal, REJECTED, type ReviewTaskState } from './review-task.js';
+import { describeIssues } from './validation.js';
 
 export class ReviewService implements ServiceHandler {
   readonly kind = 'review' as const;
@@ -51,7 +29,9 @@ export class ReviewService implements ServiceHandler {
     // Signed downstream addresses are public: their signature is the credential.
     if (req.method === 'GET' && req.url.pathname.startsWith('/signed/')) {
       const { status, body } = this.ctx.assets.fetchSigned(req.url, Date.now());
-      return status === 200 ? { status, text: body, contentType: 'application/octet-stream' } : errorReply(status, status === 404 ? 'not_found' : 'forbidden', body);
+      return status === 200
+        ? { status, text: body, contentType: 'application/octet-stream' }
+        : errorReply(status, status === 404 ? 'not_found' : 'forbidden', body);
     }
     const authProblem = reviewAuthProblem(req.headers, this.ctx.options.accessToken);
     if (authProblem) return errorReply(401, 'unauthorized', authProblem);
@@ -71,7 +51,11 @@ export class ReviewService implements ServiceHandler {
         return reply;
       }
       default:
-        return errorReply(404, 'not_found', `${req.method} ${req.url.pathname} is not an endpoint of the asset review service`);
+        return errorReply(
+          404,
+          'not_found',
+          `${req.method} ${req.url.pathname} is not an endpoint of the asset review service`,
+        );
     }
   }
 
@@ -92,7 +76,12 @@ export class ReviewService implements ServiceHandler {
   }
 
   summaries(): ReviewTaskSummary[] {
-    return [...this.tasks.values()].map((t) => ({ taskId: t.taskId, status: t.status, urls: [...t.urls], createdAt: t.createdAt }));
+    return [...this.tasks.values()].map((t) => ({
+      taskId: t.taskId,
+      status: t.status,
+      urls: [...t.urls],
+      createdAt: t.createdAt,
+    }));
   }
 
   reset(): void {
@@ -108,7 +97,8 @@ export class ReviewService implements ServiceHandler {
     }
     if (!req.bodyIsJson) return errorReply(400, 'invalid_request', 'body: is not valid JSON');
     const checked = checkReviewSubmit(req.body, { allowPrivateUrls: this.ctx.options.allowPrivateUrls });
-    if (!checked.ok) return errorReply(400, 'invalid_request', describeIssues(checked.issues), { issues: checked.issues });
+    if (!checked.ok)
+      return errorReply(400, 'invalid_request', describeIssues(checked.issues), { issues: checked.issues });
 
     const s = checked.value;
     const scripted = this.outcomes.find((o) => s.urls.includes(o.url));
@@ -138,7 +128,13 @@ export class ReviewService implements ServiceHandler {
       await this.waitFinal(task, this.ctx.options.syncReviewWaitMs);
       return { status: 200, json: this.view(task), taskId: task.taskId };
     }
-    const json: Record<string, unknown> = { code: 202, task_id: task.taskId, track_id: task.trackId, status: 'pending', message: 'accepted' };
+    const json: Record<string, unknown> = {
+      code: 202,
+      task_id: task.taskId,
+      track_id: task.trackId,
+      status: 'pending',
+      message: 'accepted',
+    };
     if (s.callbackUrl !== undefined) json.callback_url = s.callbackUrl;
     return { status: 202, json, taskId: task.taskId };
   }
@@ -186,7 +182,13 @@ export class ReviewService implements ServiceHandler {
     task.status = outcome;
     for (const w of task.waiters.splice(0)) w();
     if (task.callbackUrl) {
-      this.ctx.callbacks.send({ kind: 'review', url: task.callbackUrl, taskId: task.taskId, status: task.status, payload: this.view(task) });
+      this.ctx.callbacks.send({
+        kind: 'review',
+        url: task.callbackUrl,
+        taskId: task.taskId,
+        status: task.status,
+        payload: this.view(task),
+      });
     }
   }
 
@@ -233,14 +235,4 @@ export class ReviewService implements ServiceHandler {
     }
     return out;
   }
-}
-
-function isFinal(status: ReviewStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
-}
-
-function hintedOutcome(urls: string[]): ReviewOutcome {
-  if (urls.some((u) => urlPathIncludes(u, 'review-fail'))) return 'failed';
-  if (urls.some((u) => urlPathIncludes(u, 'review-cancel'))) return 'cancelled';
-  return 'completed';
 }

@@ -6,10 +6,13 @@ export class Scheduler {
   private closed = false;
 
   after(ms: number, fn: () => void): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     timer.unref();
     if (this.closed) clearTimeout(timer);
     else this.timers.add(timer);

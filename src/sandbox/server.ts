@@ -1,11 +1,18 @@
 // HTTP plumbing shared by both emulated services: body reading, the request log, fault injection,
 // latency, and hand-off of `/__sandbox/` paths to the inspection API (unauthenticated, unlogged).
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from '../request-target.js';
 import type { FaultRule, GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
+import type { RequestLog } from './request-log.js';
 
 export interface RouteInfo {
   operation: Operation;
@@ -43,25 +50,6 @@ export interface ServiceHandler {
 
 export type InspectHandler = (method: string, url: URL, body: unknown) => Promise<Reply>;
 
-export class RequestLog {
-  private entries: RequestLogEntry[] = [];
-  private seq = 0;
-
-  add(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
-    const full = { seq: ++this.seq, ...entry };
-    this.entries.push(full);
-    return full;
-  }
-
-  list(): RequestLogEntry[] {
-    return this.entries.map((e) => ({ ...e }));
-  }
-
-  clear(): void {
-    this.entries = [];
-  }
-}
-
 export function errorReply(status: number, code: string, message: string, extra?: Record<string, unknown>): Reply {
   return { status, json: { error: { code, message, ...extra } } };
 }
@@ -78,7 +66,10 @@ export function createServiceServer(handler: ServiceHandler, deps: ServerDeps): 
   return createServer((req, res) => {
     serve(handler, deps, req, res).catch((err: unknown) => {
       if (!res.headersSent && !res.destroyed) {
-        write(res, errorReply(500, 'internal_error', `sandbox error: ${err instanceof Error ? err.message : String(err)}`));
+        write(
+          res,
+          errorReply(500, 'internal_error', `sandbox error: ${err instanceof Error ? err.message : String(err)}`),
+        );
       }
     });
   });
@@ -101,7 +92,12 @@ export function stop(server: Server): Promise<void> {
   });
 }
 
-async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  handler: ServiceHandler,
+  deps: ServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const at = Date.now();
   const rawBody = await readRequestBody(req);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -145,7 +141,11 @@ async function serve(handler: ServiceHandler, deps: ServerDeps, req: IncomingMes
       return record(entry, res, statusFaultReply(f, reply?.taskId));
     case 'hang':
       await deps.scheduler.sleep(f.ms);
-      return record(entry, res, reply ?? errorReply(504, 'gateway_timeout', 'the service did not answer in time (sandbox hang fault)'));
+      return record(
+        entry,
+        res,
+        reply ?? errorReply(504, 'gateway_timeout', 'the service did not answer in time (sandbox hang fault)'),
+      );
     case 'reset':
       res.destroy();
       req.socket.destroy();
@@ -175,7 +175,12 @@ function statusFaultReply(f: Extract<FaultRule['fault'], { type: 'status' }>, ta
 }
 
 function malformedReply(rule: FaultRule, reply: Reply | undefined): Reply {
-  const ok = reply && reply.status >= 200 && reply.status < 300 ? reply.status : rule.operation === 'review.submitAsync' ? 202 : 200;
+  const ok =
+    reply && reply.status >= 200 && reply.status < 300
+      ? reply.status
+      : rule.operation === 'review.submitAsync'
+        ? 202
+        : 200;
   // Looks like JSON, cut short: what a proxy that dropped the connection mid-body leaves behind.
   return { status: ok, text: '{"sandbox": "malformed', contentType: 'application/json' };
 }

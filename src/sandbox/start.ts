@@ -8,7 +8,8 @@ import { FaultBook } from './faults.js';
 import { createInspectHandler } from './inspect.js';
 import { ReviewService } from './review-service.js';
 import { Scheduler } from './scheduler.js';
-import { createServiceServer, listen, RequestLog, stop, type InspectHandler } from './server.js';
+import { RequestLog } from './request-log.js';
+import { createServiceServer, listen, stop, type InspectHandler } from './server.js';
 import type { Sandbox, SandboxOptions } from './types.js';
 import { VideoService } from './video-service.js';
 
@@ -52,8 +53,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const review = new ReviewService(ctx);
 
   // The inspection API needs the finished Sandbox object; the servers only call it once requests arrive.
-  let inspect: InspectHandler = async () => ({ status: 503, json: { error: { code: 'starting', message: 'sandbox starting' } } });
-  const deps = { log, faults, scheduler, latencyMs: opts.latencyMs, inspect: (m: string, u: URL, b: unknown) => inspect(m, u, b) };
+  let inspect: InspectHandler = async () => ({
+    status: 503,
+    json: { error: { code: 'starting', message: 'sandbox starting' } },
+  });
+  const deps = {
+    log,
+    faults,
+    scheduler,
+    latencyMs: opts.latencyMs,
+    inspect: (m: string, u: URL, b: unknown) => inspect(m, u, b),
+  };
   const videoServer = createServiceServer(video, deps);
   const reviewServer = createServiceServer(review, deps);
   const urlHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;

@@ -3,13 +3,7 @@
 export type ServiceKind = 'video' | 'review';
 
 export type Operation =
-  | 'video.create'
-  | 'video.get'
-  | 'video.cancel'
-  | 'review.submitAsync'
-  | 'review.submitSync'
-  | 'review.query'
-  | 'other';
+  'video.create' | 'video.get' | 'video.cancel' | 'review.submitAsync' | 'review.submitSync' | 'review.query' | 'other';
 
 /** What a request to the video service's other entry points (operation 'other') was: the audit checks them. */
 export type GatewayCall = 'create' | 'query' | 'sync' | 'file';

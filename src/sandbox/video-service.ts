@@ -6,7 +6,8 @@ import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
 import { GatewaySandbox } from './gateway.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
-import { checkVideoCreate, describeIssues, type Issue, type VideoCreate } from './validation.js';
+import { checkVideoCreate, type VideoCreate } from './video-validation.js';
+import { describeIssues, type Issue } from './validation.js';
 
 type VideoStatus = 'queued' | 'running' | VideoOutcome;
 
@@ -48,7 +49,9 @@ export class VideoService implements ServiceHandler {
   constructor(private readonly ctx: ServiceContext) {
     const [before, after] = ctx.options.cancelPath.split('{id}') as [string, string | undefined];
     this.cancelPattern = new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after ?? '')}$`);
-    this.gateway = new GatewaySandbox(ctx, (model, prompt) => this.outcomes.find((o) => matches(o.match, { model, prompt } as VideoCreate)));
+    this.gateway = new GatewaySandbox(ctx, (model, prompt) =>
+      this.outcomes.find((o) => matches(o.match, { model, prompt } as VideoCreate)),
+    );
   }
 
   route(method: string, pathname: string): RouteInfo {
@@ -86,7 +89,11 @@ export class VideoService implements ServiceHandler {
       case 'video.cancel':
         return this.cancel(req.route.taskId ?? '');
       default:
-        return errorReply(404, 'not_found', `${req.method} ${req.url.pathname} is not emulated by the sandbox (native task API only)`);
+        return errorReply(
+          404,
+          'not_found',
+          `${req.method} ${req.url.pathname} is not emulated by the sandbox (native task API only)`,
+        );
     }
   }
 
@@ -95,7 +102,13 @@ export class VideoService implements ServiceHandler {
   }
 
   summaries(): VideoTaskSummary[] {
-    const native = [...this.tasks.values()].map((t): VideoTaskSummary => ({ id: t.id, status: t.status, model: t.model, body: t.body, createdAt: t.createdAt }));
+    const native = [...this.tasks.values()].map((t): VideoTaskSummary => ({
+      id: t.id,
+      status: t.status,
+      model: t.model,
+      body: t.body,
+      createdAt: t.createdAt,
+    }));
     return [...native, ...this.gateway.summaries()];
   }
 
@@ -144,12 +157,19 @@ export class VideoService implements ServiceHandler {
     const issues: Issue[] = [];
     for (const m of c.media) {
       if (this.ctx.assets.isDownstreamUrl(m.url)) {
-        issues.push({ field: m.field, rule: 'is a downstream_final_url (a signed address that expires); use asset_url (Asset://...) instead' });
+        issues.push({
+          field: m.field,
+          rule: 'is a downstream_final_url (a signed address that expires); use asset_url (Asset://...) instead',
+        });
       } else if (m.url.startsWith('Asset://')) {
         const asset = this.ctx.assets.byAssetUrl(m.url);
-        if (!asset) issues.push({ field: m.field, rule: 'this Asset:// address was not issued by the asset review service' });
+        if (!asset)
+          issues.push({ field: m.field, rule: 'this Asset:// address was not issued by the asset review service' });
         else if (!asset.approved) {
-          issues.push({ field: m.field, rule: 'this asset did not pass review (submit_review_status 0); a video task cannot use it' });
+          issues.push({
+            field: m.field,
+            rule: 'this asset did not pass review (submit_review_status 0); a video task cannot use it',
+          });
         }
       }
     }
@@ -172,7 +192,13 @@ export class VideoService implements ServiceHandler {
     task.updatedAt = Date.now();
     if (isFinal(status)) task.timer = undefined;
     if (task.callbackUrl) {
-      this.ctx.callbacks.send({ kind: 'video', url: task.callbackUrl, taskId: task.id, status, payload: this.record(task) });
+      this.ctx.callbacks.send({
+        kind: 'video',
+        url: task.callbackUrl,
+        taskId: task.id,
+        status,
+        payload: this.record(task),
+      });
     }
   }
 
@@ -208,7 +234,8 @@ function matches(m: ScriptedOutcome['match'], c: VideoCreate): boolean {
 }
 
 function hintedOutcome(c: VideoCreate): VideoOutcome {
-  const said = (word: string) => c.prompt.toLowerCase().includes(word) || c.media.some((m) => urlPathIncludes(m.url, word));
+  const said = (word: string) =>
+    c.prompt.toLowerCase().includes(word) || c.media.some((m) => urlPathIncludes(m.url, word));
   if (said('video-fail')) return 'failed';
   if (said('video-expire')) return 'expired';
   if (said('video-cancel')) return 'cancelled';

@@ -17,12 +17,20 @@ interface StatusClass {
 }
 
 export function classifyStatus(status: number): StatusClass {
-  if (status === 400 || status === 422) return { ambiguous: false, retryable: false, advice: 'final: fix the request, do not retry' };
-  if (status === 401 || status === 403) return { ambiguous: false, retryable: false, advice: 'final: check the credentials, do not retry' };
+  if (status === 400 || status === 422)
+    return { ambiguous: false, retryable: false, advice: 'final: fix the request, do not retry' };
+  if (status === 401 || status === 403)
+    return { ambiguous: false, retryable: false, advice: 'final: check the credentials, do not retry' };
   if (status === 404) return { ambiguous: false, retryable: false, advice: 'final: no such resource' };
   if (status === 409) return { ambiguous: false, retryable: false, advice: 'final: conflicts with the current state' };
-  if (status === 429) return { ambiguous: false, retryable: true, advice: 'retryable: rate limited, the request was not processed' };
-  if (status === 503) return { ambiguous: false, retryable: true, advice: 'retryable: service unavailable, the request was not processed' };
+  if (status === 429)
+    return { ambiguous: false, retryable: true, advice: 'retryable: rate limited, the request was not processed' };
+  if (status === 503)
+    return {
+      ambiguous: false,
+      retryable: true,
+      advice: 'retryable: service unavailable, the request was not processed',
+    };
   if (status >= 500) return { ambiguous: true, retryable: true, advice: AMBIGUOUS };
   return { ambiguous: false, retryable: false, advice: 'final: unexpected response, do not retry' };
 }
@@ -78,7 +86,15 @@ export function timeoutError(ctx: CallContext, timeoutMs: number, connecting: bo
 }
 
 // Failures that happen before any byte of the request can have left the process.
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAI_NONAME']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'EAI_NONAME',
+]);
 const NOT_SENT_FINAL = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED', 'UND_ERR_INVALID_ARG', 'ERR_INVALID_URL']);
 
 export function networkError(ctx: CallContext, code: string | undefined, cause: unknown): ServiceError {
@@ -106,7 +122,12 @@ export function networkError(ctx: CallContext, code: string | undefined, cause: 
 }
 
 /** A 2xx whose body cannot be used: the operation may well have taken effect. */
-export function malformedResponseError(ctx: CallContext, status: number, responseBody: unknown, problem: string): ServiceError {
+export function malformedResponseError(
+  ctx: CallContext,
+  status: number,
+  responseBody: unknown,
+  problem: string,
+): ServiceError {
   return new ServiceError({
     ...ctx,
     kind: 'malformed-response',

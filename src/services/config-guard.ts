@@ -17,10 +17,12 @@ export function assertServiceConfig(service: ServiceName, config: unknown): void
   }
   const own = SECRET_FIELD[service];
   const secret = (config as Record<string, unknown>)[own];
-  if (typeof secret !== 'string' || secret.trim() === '') throw new TypeError(`${client}: config.${own} must be a non-empty string`);
+  if (typeof secret !== 'string' || secret.trim() === '')
+    throw new TypeError(`${client}: config.${own} must be a non-empty string`);
   // A header value cannot carry control characters; refuse here rather than let undici echo the header.
   // eslint-disable-next-line no-control-regex -- control characters are what this looks for
   if (/[\u0000-\u001f\u007f]/.test(secret)) throw new TypeError(`${client}: config.${own} contains control characters`);
   const base = (config as Record<string, unknown>).baseUrl;
-  if (typeof base !== 'string' || !/^https?:\/\/\S+$/i.test(base)) throw new TypeError(`${client}: config.baseUrl must be an http(s) URL`);
+  if (typeof base !== 'string' || !/^https?:\/\/\S+$/i.test(base))
+    throw new TypeError(`${client}: config.baseUrl must be an http(s) URL`);
 }

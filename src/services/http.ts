@@ -97,8 +97,10 @@ export class ServiceHttp {
 
   constructor(options: ServiceHttpOptions) {
     const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${options.service} baseUrl must be an http(s) URL`);
-    if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) throw new TypeError(`${options.service} timeoutMs must be a positive number`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`${options.service} baseUrl must be an http(s) URL`);
+    if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0)
+      throw new TypeError(`${options.service} timeoutMs must be a positive number`);
     if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
       throw new TypeError(`${options.service} connections must be a positive integer`);
     }
@@ -119,7 +121,8 @@ export class ServiceHttp {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const ctx: CallContext = { service: this.service, operation: req.operation };
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`${req.operation} timeoutMs must be a positive number`);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw new TypeError(`${req.operation} timeoutMs must be a positive number`);
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
     try {
@@ -128,7 +131,11 @@ export class ServiceHttp {
       const res = await this.pool.request({
         method: req.method,
         path: this.basePath + req.path,
-        headers: { accept: 'application/json', ...(hasBody && !form ? { 'content-type': 'application/json' } : {}), ...req.headers },
+        headers: {
+          accept: 'application/json',
+          ...(hasBody && !form ? { 'content-type': 'application/json' } : {}),
+          ...req.headers,
+        },
         body: form ?? (hasBody ? JSON.stringify(req.body) : null),
         signal: controller.signal,
         // The pool's backstop timers follow this call's deadline, so a longer one is not cut short.
@@ -155,7 +162,8 @@ export class ServiceHttp {
       if (controller.signal.aborted) throw timeoutError(ctx, timeoutMs, false, err);
       const code = errorCode(err);
       if (code === 'UND_ERR_CONNECT_TIMEOUT') throw timeoutError(ctx, timeoutMs, true, err);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw timeoutError(ctx, timeoutMs, false, err);
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+        throw timeoutError(ctx, timeoutMs, false, err);
       throw networkError(ctx, code, err);
     } finally {
       clearTimeout(deadline);

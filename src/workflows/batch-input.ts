@@ -5,7 +5,12 @@ import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { lazy } from '../model/lazy.js';
 import { formatIssues } from '../model/validation.js';
-import { businessKeySchema, validateReviewThenGenerateInput, type ReviewThenGenerateInput, type ReviewThenGenerateJob } from './input.js';
+import {
+  businessKeySchema,
+  validateReviewThenGenerateInput,
+  type ReviewThenGenerateInput,
+  type ReviewThenGenerateJob,
+} from './input.js';
 
 export const BATCH_WORKFLOW_TYPE = 'ReviewThenGenerateBatch';
 
@@ -20,14 +25,18 @@ export const BATCH_DEFAULTS = {
 } as const;
 
 /** One job of a batch: `{ "key"?: "...", "input": { ... } }`, or a bare ReviewThenGenerate input `{ "task": ... }`. */
-export const batchJobSchema = lazy(() => z.object({ key: businessKeySchema().optional(), input: z.unknown() }).strict());
+export const batchJobSchema = lazy(() =>
+  z.object({ key: businessKeySchema().optional(), input: z.unknown() }).strict(),
+);
 
 export interface BatchJob {
   key?: string;
   input: ReviewThenGenerateInput;
 }
 
-export type ParsedBatchJob = { ok: true; key: string | undefined; input: ReviewThenGenerateInput; job: ReviewThenGenerateJob } | { ok: false; problem: string };
+export type ParsedBatchJob =
+  | { ok: true; key: string | undefined; input: ReviewThenGenerateInput; job: ReviewThenGenerateJob }
+  | { ok: false; problem: string };
 
 /** Validates one job with the same rules as a single start; the problem names each field and rule. */
 export function parseBatchJob(value: unknown): ParsedBatchJob {
@@ -39,7 +48,10 @@ export function parseBatchJob(value: unknown): ParsedBatchJob {
     // A bad key hides nothing: the input is checked too, and every problem is listed.
     const parsed = batchJobSchema().safeParse(value);
     if (parsed.success) key = parsed.data.key;
-    else wrapperProblems.push(...parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(job)'}: ${i.message}`));
+    else
+      wrapperProblems.push(
+        ...parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(job)'}: ${i.message}`),
+      );
     input = (value as { input?: unknown }).input;
   }
   const validation = validateReviewThenGenerateInput(input);
@@ -77,7 +89,14 @@ const countsSchema = lazy(() =>
 );
 export type BatchCounts = z.infer<ReturnType<typeof countsSchema>>;
 
-const runStatsSchema = lazy(() => z.object({ run: z.number().int(), jobs: z.number().int(), historyLength: z.number().int(), historySizeBytes: z.number().int() }));
+const runStatsSchema = lazy(() =>
+  z.object({
+    run: z.number().int(),
+    jobs: z.number().int(),
+    historyLength: z.number().int(),
+    historySizeBytes: z.number().int(),
+  }),
+);
 export type BatchRunStats = z.infer<ReturnType<typeof runStatsSchema>>;
 
 /** What one run hands to the next on continue-as-new; nothing is in flight at that moment. */
@@ -123,15 +142,23 @@ export const batchInputSchema = lazy(() =>
       carry: batchCarrySchema().optional(),
     })
     .strict()
-    .refine((b) => (b.jobs === undefined) !== (b.jobsFile === undefined), { message: 'give exactly one of jobs or jobsFile', path: ['jobs'] }),
+    .refine((b) => (b.jobs === undefined) !== (b.jobsFile === undefined), {
+      message: 'give exactly one of jobs or jobsFile',
+      path: ['jobs'],
+    }),
 );
 
 export type ReviewThenGenerateBatchInput = z.input<ReturnType<typeof batchInputSchema>>;
 
-export function validateBatchInput(input: unknown): { ok: true; value: z.output<ReturnType<typeof batchInputSchema>> } | { ok: false; problem: string } {
+export function validateBatchInput(
+  input: unknown,
+): { ok: true; value: z.output<ReturnType<typeof batchInputSchema>> } | { ok: false; problem: string } {
   const parsed = batchInputSchema().safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, problem: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ') };
+  return {
+    ok: false,
+    problem: parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; '),
+  };
 }
 
 export interface BatchProgress {

@@ -1,7 +1,17 @@
 // One run of ReviewThenGenerateBatch as a small class (the shape of Temporal's safe-message-handlers
 // sample): the carried state, the jobs in flight, the progress the query answers, and the loop that starts
 // children at most `concurrency` at a time. The workflow function in batch.ts only wires it up.
-import { ApplicationFailure, CancellationScope, ChildWorkflowFailure, condition, isCancellation, ParentClosePolicy, setCurrentDetails, startChild, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
+  condition,
+  isCancellation,
+  ParentClosePolicy,
+  setCurrentDetails,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
 import type { BatchCarry, BatchJobOutcome, BatchProgress, BatchSummary } from './batch-input.js';
 import type { Entry, JobSource } from './batch-sources.js';
@@ -37,7 +47,17 @@ export class BatchRun {
   progress(): BatchProgress {
     const c = this.state.counts;
     const done = c.succeeded + c.failed + c.cancelled + c.duplicate + c.invalid;
-    return { batchId: this.state.batchId, run: this.#runNumber, total: this.source.total(), done, running: this.#running, succeeded: c.succeeded, failed: done - c.succeeded, counts: { ...c }, finished: this.#finished };
+    return {
+      batchId: this.state.batchId,
+      run: this.#runNumber,
+      total: this.source.total(),
+      done,
+      running: this.#running,
+      succeeded: c.succeeded,
+      failed: done - c.succeeded,
+      counts: { ...c },
+      finished: this.#finished,
+    };
   }
 
   /**
@@ -55,7 +75,12 @@ export class BatchRun {
         if (!entry) break;
         this.#handledThisRun++;
         if ('problem' in entry) {
-          this.record({ index: entry.index, status: 'invalid', ...(entry.line !== undefined ? { line: entry.line } : {}), error: entry.problem });
+          this.record({
+            index: entry.index,
+            status: 'invalid',
+            ...(entry.line !== undefined ? { line: entry.line } : {}),
+            error: entry.problem,
+          });
           continue;
         }
         this.#running++;
@@ -68,7 +93,12 @@ export class BatchRun {
       throw err;
     }
     const now = workflowInfo();
-    this.state.runs.push({ run: this.#runNumber, jobs: this.#handledThisRun, historyLength: now.historyLength, historySizeBytes: now.historySize });
+    this.state.runs.push({
+      run: this.#runNumber,
+      jobs: this.#handledThisRun,
+      historyLength: now.historyLength,
+      historySizeBytes: now.historySize,
+    });
   }
 
   /** The batch's result, once the source is exhausted. */
@@ -76,7 +106,14 @@ export class BatchRun {
     this.#finished = true;
     this.showDetails();
     const s = this.state;
-    return { batchId: s.batchId, total: s.nextIndex, counts: s.counts, outcomes: [...s.outcomes].sort((a, b) => a.index - b.index), omittedOutcomes: s.omittedOutcomes, runs: s.runs };
+    return {
+      batchId: s.batchId,
+      total: s.nextIndex,
+      counts: s.counts,
+      outcomes: [...s.outcomes].sort((a, b) => a.index - b.index),
+      omittedOutcomes: s.omittedOutcomes,
+      runs: s.runs,
+    };
   }
 
   private async runJob(entry: Extract<Entry, { input: unknown }>): Promise<void> {
@@ -103,10 +140,19 @@ export class BatchRun {
         staticDetails: entry.metadata.staticDetails,
       });
       const result = await child.result();
-      this.record({ ...base, status: 'succeeded', taskId: result.taskId, ...(result.videoUrl ? { videoUrl: result.videoUrl } : {}) });
+      this.record({
+        ...base,
+        status: 'succeeded',
+        taskId: result.taskId,
+        ...(result.videoUrl ? { videoUrl: result.videoUrl } : {}),
+      });
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) {
-        this.record({ ...base, status: 'duplicate', error: `workflow id ${workflowId} already used (business key started elsewhere or earlier)` });
+        this.record({
+          ...base,
+          status: 'duplicate',
+          error: `workflow id ${workflowId} already used (business key started elsewhere or earlier)`,
+        });
       } else if (isCancellation(err) || (err instanceof ChildWorkflowFailure && isCancellation(err.cause))) {
         this.record({ ...base, status: 'cancelled', error: errorText(err) });
       } else {

@@ -11,7 +11,13 @@ export type ReadJobsPage = (input: ReadJobsInput) => Promise<JobsPage>;
 
 /** A job ready to start, or a line/entry that failed validation (recorded as an `invalid` outcome). */
 export type Entry =
-  | { index: number; line?: number; key?: string; input: ReviewThenGenerateInput; metadata: ReturnType<typeof jobMetadata> }
+  | {
+      index: number;
+      line?: number;
+      key?: string;
+      input: ReviewThenGenerateInput;
+      metadata: ReturnType<typeof jobMetadata>;
+    }
   | { index: number; line?: number; problem: string };
 
 export interface JobSource {
@@ -27,7 +33,12 @@ export interface JobSource {
 function toEntry(index: number, value: unknown, batchId: string, line?: number): Entry {
   const at = line !== undefined ? { line } : {};
   const parsed = parseBatchJob(value);
-  if (!parsed.ok) return { index, ...at, problem: line !== undefined ? `line ${line}: ${parsed.problem}` : `job ${index}: ${parsed.problem}` };
+  if (!parsed.ok)
+    return {
+      index,
+      ...at,
+      problem: line !== undefined ? `line ${line}: ${parsed.problem}` : `job ${index}: ${parsed.problem}`,
+    };
   return {
     index,
     ...at,
@@ -39,7 +50,12 @@ function toEntry(index: number, value: unknown, batchId: string, line?: number):
 
 function fromLine(index: number, entry: JobLine, batchId: string): Entry {
   if ('problem' in entry) return { index, line: entry.line, problem: entry.problem };
-  return toEntry(index, { ...(entry.key !== undefined ? { key: entry.key } : {}), input: entry.input }, batchId, entry.line);
+  return toEntry(
+    index,
+    { ...(entry.key !== undefined ? { key: entry.key } : {}), input: entry.input },
+    batchId,
+    entry.line,
+  );
 }
 
 /** Inline jobs: the carried `nextIndex` says how many were handled by earlier runs. */

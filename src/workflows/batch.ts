@@ -6,7 +6,14 @@
 // job that was already started impossible to start twice. The run itself is BatchRun (batch-run.ts).
 import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BatchActivities } from '../activities/batch.js';
-import { BATCH_DEFAULTS, batchProgressQuery, validateBatchInput, type BatchCarry, type BatchSummary, type ReviewThenGenerateBatchInput } from './batch-input.js';
+import {
+  BATCH_DEFAULTS,
+  batchProgressQuery,
+  validateBatchInput,
+  type BatchCarry,
+  type BatchSummary,
+  type ReviewThenGenerateBatchInput,
+} from './batch-input.js';
 import { BatchRun } from './batch-run.js';
 import { fileSource, inlineSource } from './batch-sources.js';
 import { invalidInput } from './failures.js';
@@ -33,7 +40,9 @@ export async function ReviewThenGenerateBatch(input: ReviewThenGenerateBatchInpu
   };
   const readPage = (page: Parameters<typeof rtgReadJobsFile>[0]) =>
     rtgReadJobsFile.executeWithOptions({ summary: `read jobs from line ${page.line + 1}` }, [page]);
-  const source = options.jobs ? inlineSource(options.jobs, state) : fileSource(readPage, options.jobsFile!, options.pageSize ?? BATCH_DEFAULTS.pageSize, state);
+  const source = options.jobs
+    ? inlineSource(options.jobs, state)
+    : fileSource(readPage, options.jobsFile!, options.pageSize ?? BATCH_DEFAULTS.pageSize, state);
   const run = new BatchRun(state, source, {
     concurrency: options.concurrency ?? BATCH_DEFAULTS.concurrency,
     every: options.continueAsNewEvery ?? BATCH_DEFAULTS.continueAsNewEvery,

@@ -14,7 +14,9 @@ import { FailureType, InternalFailureType, type RetryAfterRaised } from '../mode
  */
 export function isActivityTimeout(err: unknown): boolean {
   if (isStoppedActivity(err)) return false;
-  return err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT);
+  return (
+    err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT)
+  );
 }
 
 /** An attempt that ended after its activity was asked to stop is not retried: the server says so. */
@@ -86,12 +88,19 @@ export async function afterAmbiguousSubmit<T>(p: AmbiguityPolicy<T>): Promise<{ 
         : 'no callback address was sent (the worker has no CALLBACK_PUBLIC_URL), so nothing can name the task',
     );
   }
-  if (p.count >= MAX_AMBIGUOUS_SUBMITS) throw p.unconfirmed(`ambiguous ${p.count} times in a row; not resubmitted again`);
+  if (p.count >= MAX_AMBIGUOUS_SUBMITS)
+    throw p.unconfirmed(`ambiguous ${p.count} times in a row; not resubmitted again`);
   return 'resubmit';
 }
 
 /** A SubmitUnconfirmed failure: what was sent, what happened, and what the caller can do. */
-export function submitUnconfirmed(what: string, checkWhere: string, ambiguity: Ambiguity, why: string, details: Record<string, unknown>): ApplicationFailure {
+export function submitUnconfirmed(
+  what: string,
+  checkWhere: string,
+  ambiguity: Ambiguity,
+  why: string,
+  details: Record<string, unknown>,
+): ApplicationFailure {
   return ApplicationFailure.create({
     type: FailureType.SubmitUnconfirmed,
     message:
@@ -126,5 +135,10 @@ export function asPublicFailure(err: unknown, fallbackType: FailureType): unknow
 
 /** The InvalidInput failure of a run whose input breaks the rules; `problems` name each field and rule. */
 export function invalidInput(summary: string, problems: unknown[]): ApplicationFailure {
-  return ApplicationFailure.create({ type: FailureType.InvalidInput, message: `invalid input: ${summary}`, nonRetryable: true, details: [{ problems }] });
+  return ApplicationFailure.create({
+    type: FailureType.InvalidInput,
+    message: `invalid input: ${summary}`,
+    nonRetryable: true,
+    details: [{ problems }],
+  });
 }

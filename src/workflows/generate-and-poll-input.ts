@@ -3,7 +3,11 @@
 import { z } from 'zod';
 import { lazy } from '../model/lazy.js';
 import type { ValidationIssue } from '../model/validation.js';
-import { GATEWAY_TASK_ENTRY_POINTS, TASK_ADAPTERS, type GatewayTaskEntryPoint } from '../model/video/gateway-adapters.js';
+import {
+  GATEWAY_TASK_ENTRY_POINTS,
+  TASK_ADAPTERS,
+  type GatewayTaskEntryPoint,
+} from '../model/video/gateway-adapters.js';
 import { validateGatewayBody } from '../model/video/gateway-schemas.js';
 
 export const GENERATE_AND_POLL_DEFAULT_TIMING = {
@@ -21,7 +25,12 @@ export const GENERATE_AND_POLL_DEFAULT_TIMING = {
 
 export type GenerateAndPollTiming = { -readonly [K in keyof typeof GENERATE_AND_POLL_DEFAULT_TIMING]: number };
 
-const ms = (min: number) => z.number().int().min(min).max(30 * 24 * 3_600_000);
+const ms = (min: number) =>
+  z
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 24 * 3_600_000);
 
 export const generateAndPollTimingSchema = lazy(() =>
   z
@@ -69,22 +78,35 @@ export interface GenerateAndPollJob {
   timing: GenerateAndPollTiming;
 }
 
-export type GenerateAndPollValidation = { ok: true; job: GenerateAndPollJob } | { ok: false; problems: ValidationIssue[] };
+export type GenerateAndPollValidation =
+  { ok: true; job: GenerateAndPollJob } | { ok: false; problems: ValidationIssue[] };
 
 export function validateGenerateAndPollInput(input: unknown): GenerateAndPollValidation {
   const parsed = generateAndPollInputSchema().safeParse(input);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(input)', rule: i.message })) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.') || '(input)', rule: i.message })),
+    };
   }
   const { entryPoint, body, queryKind, checkWellKnown, resubmitOnAmbiguity, timing } = parsed.data;
   const adapter = TASK_ADAPTERS[entryPoint];
   const problems: ValidationIssue[] = [];
   const kinds = Object.keys(adapter.queries).filter((k) => k !== 'default');
   if (queryKind !== undefined && !kinds.includes(queryKind)) {
-    problems.push({ field: 'queryKind', rule: kinds.length > 0 ? `must be one of ${kinds.join(', ')} for ${entryPoint}` : `must be absent: ${entryPoint} has one query path` });
+    problems.push({
+      field: 'queryKind',
+      rule:
+        kinds.length > 0
+          ? `must be one of ${kinds.join(', ')} for ${entryPoint}`
+          : `must be absent: ${entryPoint} has one query path`,
+    });
   }
   const checked = validateGatewayBody(adapter.create, body, checkWellKnown ?? false);
-  if (!checked.ok) problems.push(...checked.issues.map((i) => ({ field: i.field === '(body)' ? 'body' : `body.${i.field}`, rule: i.rule })));
+  if (!checked.ok)
+    problems.push(
+      ...checked.issues.map((i) => ({ field: i.field === '(body)' ? 'body' : `body.${i.field}`, rule: i.rule })),
+    );
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,

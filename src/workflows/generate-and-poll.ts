@@ -2,45 +2,23 @@
 // /v1/videos, aigc-images), created once, then polled on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ApplicationFailure, defineQuery, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
-import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
-import { validateGenerateAndPollInput, type GenerateAndPollInput, type GenerateAndPollJob, type GenerateAndPollTiming } from './generate-and-poll-input.js';
+import {
+  validateGenerateAndPollInput,
+  type GenerateAndPollInput,
+  type GenerateAndPollJob,
+  type GenerateAndPollTiming,
+} from './generate-and-poll-input.js';
 import { ambiguityOf, asPublicFailure, invalidInput, isActivityTimeout } from './failures.js';
+import {
+  generateAndPollProgressQuery,
+  type GenerateAndPollProgress,
+  type GenerateAndPollResult,
+} from './generate-and-poll-definitions.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
-
-export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
-
-export interface GenerateAndPollProgress {
-  stage: GenerateAndPollStage;
-  entryPoint: GatewayTaskEntryPoint | undefined;
-  taskId?: string;
-  /** The last state seen, exactly as the service wrote it (an unknown state shows here too). */
-  state?: string;
-  /** How that state reads: pending, unknown (never final), or a final outcome. */
-  reading?: TaskReading;
-  /** Create requests sent (more than 1 only with resubmitOnAmbiguity). */
-  creates: number;
-  queries: number;
-  lastError?: string;
-}
-
-export const generateAndPollProgressQuery = defineQuery<GenerateAndPollProgress>('progress');
-
-export interface GenerateAndPollResult {
-  entryPoint: GatewayTaskEntryPoint;
-  taskId: string;
-  state: 'succeeded';
-  /** The success state as received (e.g. `succeed`, `success`, `completed`). */
-  rawState: string | undefined;
-  /** The first result URL found in the record, if any. */
-  url: string | undefined;
-  /** The last task record, whole (callback addresses redacted). */
-  task: unknown;
-  queries: number;
-}
 
 function gatewayActivities(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
@@ -97,12 +75,21 @@ function fail(progress: GenerateAndPollProgress, err: unknown) {
  * default: these entry points have no callback that could name the task, so a second create could only
  * guess. The run fails with the evidence; `resubmitOnAmbiguity` opts into one resubmission after a grace.
  */
-async function createGatewayTaskOnce(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress): Promise<GatewayCreateResult> {
+async function createGatewayTaskOnce(
+  job: GenerateAndPollJob,
+  acts: RunActivities,
+  progress: GenerateAndPollProgress,
+): Promise<GatewayCreateResult> {
   for (let attempt = 1; ; attempt++) {
     progress.creates = attempt;
     try {
       return await acts.creating.rtgCreateGatewayTask.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
-        { entryPoint: job.entryPoint, body: job.body, ...(job.queryKind ? { queryKind: job.queryKind } : {}), ...(job.checkWellKnown ? { checkWellKnown: true } : {}) },
+        {
+          entryPoint: job.entryPoint,
+          body: job.body,
+          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
+          ...(job.checkWellKnown ? { checkWellKnown: true } : {}),
+        },
       ]);
     } catch (err) {
       const ambiguity = ambiguityOf(err);
@@ -126,12 +113,20 @@ async function createGatewayTaskOnce(job: GenerateAndPollJob, acts: RunActivitie
 }
 
 class PollTimedOut extends Error {
-  constructor(readonly taskId: string, timeoutMs: number) {
+  constructor(
+    readonly taskId: string,
+    timeoutMs: number,
+  ) {
     super(`task ${taskId} not final after ${timeoutMs} ms`);
   }
 }
 
-async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, progress: GenerateAndPollProgress, created: GatewayCreateResult): Promise<GatewayTaskSummary> {
+async function pollUntilFinal(
+  job: GenerateAndPollJob,
+  acts: RunActivities,
+  progress: GenerateAndPollProgress,
+  created: GatewayCreateResult,
+): Promise<GatewayTaskSummary> {
   const t = job.timing;
   const deadline = Date.now() + t.generationTimeoutMs;
   let lastState: string | null = created.state ?? null;
@@ -141,18 +136,20 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
     if (remaining <= 0) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
     let task: GatewayTaskSummary;
     try {
-      task = await acts.polling(Math.max(remaining, 1_000)).rtgQueryGatewayTask.executeWithOptions({ summary: `poll ${job.entryPoint} task ${created.taskId}` }, [
-        {
-          entryPoint: job.entryPoint,
-          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
-          taskId: created.taskId,
-          minIntervalMs: t.minQueryIntervalMs,
-          cadenceMs: t.pollIntervalMs,
-          untilFinal: true,
-          returnOnChangeFrom: lastState,
-          ...(notBefore !== undefined ? { notBefore } : {}),
-        },
-      ]);
+      task = await acts
+        .polling(Math.max(remaining, 1_000))
+        .rtgQueryGatewayTask.executeWithOptions({ summary: `poll ${job.entryPoint} task ${created.taskId}` }, [
+          {
+            entryPoint: job.entryPoint,
+            ...(job.queryKind ? { queryKind: job.queryKind } : {}),
+            taskId: created.taskId,
+            minIntervalMs: t.minQueryIntervalMs,
+            cadenceMs: t.pollIntervalMs,
+            untilFinal: true,
+            returnOnChangeFrom: lastState,
+            ...(notBefore !== undefined ? { notBefore } : {}),
+          },
+        ]);
     } catch (err) {
       if (isActivityTimeout(err)) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
       throw err;
@@ -169,17 +166,41 @@ async function pollUntilFinal(job: GenerateAndPollJob, acts: RunActivities, prog
   }
 }
 
-function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: GenerateAndPollProgress): GenerateAndPollResult {
-  const evidence = [{ entryPoint: job.entryPoint, taskId: task.taskId, state: task.state, error: task.error, record: task.raw }];
+function outcome(
+  job: GenerateAndPollJob,
+  task: GatewayTaskSummary,
+  progress: GenerateAndPollProgress,
+): GenerateAndPollResult {
+  const evidence = [
+    { entryPoint: job.entryPoint, taskId: task.taskId, state: task.state, error: task.error, record: task.raw },
+  ];
   const said = task.error?.message ?? task.error?.code;
   switch (task.reading) {
     case 'succeeded':
       progress.stage = 'succeeded';
-      return { entryPoint: job.entryPoint, taskId: task.taskId, state: 'succeeded', rawState: task.state, url: task.url, task: task.raw, queries: progress.queries };
+      return {
+        entryPoint: job.entryPoint,
+        taskId: task.taskId,
+        state: 'succeeded',
+        rawState: task.state,
+        url: task.url,
+        task: task.raw,
+        queries: progress.queries,
+      };
     case 'cancelled':
-      throw ApplicationFailure.create({ type: FailureType.GenerationCancelled, message: `${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`, nonRetryable: true, details: evidence });
+      throw ApplicationFailure.create({
+        type: FailureType.GenerationCancelled,
+        message: `${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`,
+        nonRetryable: true,
+        details: evidence,
+      });
     case 'expired':
-      throw ApplicationFailure.create({ type: FailureType.GenerationExpired, message: `${job.entryPoint} task ${task.taskId} expired (${task.state})`, nonRetryable: true, details: evidence });
+      throw ApplicationFailure.create({
+        type: FailureType.GenerationExpired,
+        message: `${job.entryPoint} task ${task.taskId} expired (${task.state})`,
+        nonRetryable: true,
+        details: evidence,
+      });
     default:
       throw ApplicationFailure.create({
         type: FailureType.GenerationFailed,
@@ -193,7 +214,12 @@ function outcome(job: GenerateAndPollJob, task: GatewayTaskSummary, progress: Ge
 /** Callers see one ApplicationFailure of a public type; activity wrappers are unwrapped, evidence kept. */
 function publicFailure(err: unknown): unknown {
   if (err instanceof PollTimedOut) {
-    return ApplicationFailure.create({ type: FailureType.GenerationTimedOut, message: err.message, nonRetryable: true, details: [{ taskId: err.taskId }] });
+    return ApplicationFailure.create({
+      type: FailureType.GenerationTimedOut,
+      message: err.message,
+      nonRetryable: true,
+      details: [{ taskId: err.taskId }],
+    });
   }
   return asPublicFailure(err, FailureType.GenerationFailed);
 }

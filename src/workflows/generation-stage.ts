@@ -31,12 +31,20 @@ export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): Creat
  * the run fails with SubmitUnconfirmed, unless the job opted in to resubmitting (ambiguity.ts). Only the
  * call itself is non-cancellable: a create under way always yields its id, but a cancel ends the wait.
  */
-export async function createVideoTaskOnce(job: ReviewThenGenerateJob, run: RunState, workflowId: string, body: CreateTaskBody): Promise<{ taskId: string; callbackSent: boolean }> {
+export async function createVideoTaskOnce(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  workflowId: string,
+  body: CreateTaskBody,
+): Promise<{ taskId: string; callbackSent: boolean }> {
   const deadline = Date.now() + job.timing.generationTimeoutMs;
   for (let ambiguous = 1; ; ambiguous++) {
     try {
       return await CancellationScope.nonCancellable(() =>
-        run.acts.submitting.rtgCreateVideoTask.executeWithOptions({ summary: `create video task (${String(body.model)})` }, [{ workflowId, body }]),
+        run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
+          { summary: `create video task (${String(body.model)})` },
+          [{ workflowId, body }],
+        ),
       );
     } catch (err) {
       const ambiguity = ambiguityOf(err);
@@ -48,9 +56,18 @@ export async function createVideoTaskOnce(job: ReviewThenGenerateJob, run: RunSt
         resubmitOnAmbiguity: job.resubmitOnAmbiguity,
         graceMs: job.timing.createAmbiguityGraceMs,
         deadline,
-        find: async (until) => ((await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0))) ? run.videoCallbackTaskIds[0] : undefined),
+        find: async (until) =>
+          (await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0)))
+            ? run.videoCallbackTaskIds[0]
+            : undefined,
         unconfirmed: (why) =>
-          submitUnconfirmed(`the video task create (model ${String(body.model)})`, 'the video generation service', ambiguity, why, { stage: 'creating', model: body.model, creates: ambiguous }),
+          submitUnconfirmed(
+            `the video task create (model ${String(body.model)})`,
+            'the video generation service',
+            ambiguity,
+            why,
+            { stage: 'creating', model: body.model, creates: ambiguous },
+          ),
       });
       if (next !== 'resubmit') return { taskId: next.adopted, callbackSent: true };
     }
@@ -58,7 +75,12 @@ export async function createVideoTaskOnce(job: ReviewThenGenerateJob, run: RunSt
 }
 
 /** `callbackSent`: the create carried a callback address; a job that wants callbacks then waits for them. */
-export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, taskId: string, callbackSent: boolean): Promise<VideoTaskSummary> {
+export async function waitForVideo(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  taskId: string,
+  callbackSent: boolean,
+): Promise<VideoTaskSummary> {
   const t = job.timing;
   const key = `video:${taskId}`;
   let task: VideoTaskSummary;
@@ -71,9 +93,13 @@ export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, ta
       callbackPending: () => run.videoCallbackPending(),
       takeCallback: () => run.takeVideoCallback(),
       confirm: () =>
-        run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [{ taskId, minIntervalMs: 0, untilFinal: false, ...run.queryPacing(key) }]),
+        run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [
+          { taskId, minIntervalMs: 0, untilFinal: false, ...run.queryPacing(key) },
+        ]),
       poll: (cadenceMs, scheduleToCloseMs) =>
-        run.acts.polling(scheduleToCloseMs, `poll video task ${taskId}`).rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
+        run.acts
+          .polling(scheduleToCloseMs, `poll video task ${taskId}`)
+          .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
       isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
@@ -84,19 +110,39 @@ export async function waitForVideo(job: ReviewThenGenerateJob, run: RunState, ta
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {
-      throw ApplicationFailure.create({ type: FailureType.GenerationTimedOut, message: `video task ${taskId} not final after ${t.generationTimeoutMs} ms`, nonRetryable: true, details: [{ taskId }] });
+      throw ApplicationFailure.create({
+        type: FailureType.GenerationTimedOut,
+        message: `video task ${taskId} not final after ${t.generationTimeoutMs} ms`,
+        nonRetryable: true,
+        details: [{ taskId }],
+      });
     }
     throw err;
   }
   const evidence = [{ taskId, error: task.error, record: task.raw }];
   if (task.status === 'failed') {
-    throw ApplicationFailure.create({ type: FailureType.GenerationFailed, message: `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`, nonRetryable: true, details: evidence });
+    throw ApplicationFailure.create({
+      type: FailureType.GenerationFailed,
+      message: `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`,
+      nonRetryable: true,
+      details: evidence,
+    });
   }
   if (task.status === 'expired') {
-    throw ApplicationFailure.create({ type: FailureType.GenerationExpired, message: `video task ${taskId} expired`, nonRetryable: true, details: evidence });
+    throw ApplicationFailure.create({
+      type: FailureType.GenerationExpired,
+      message: `video task ${taskId} expired`,
+      nonRetryable: true,
+      details: evidence,
+    });
   }
   if (task.status === 'cancelled') {
-    throw ApplicationFailure.create({ type: FailureType.GenerationCancelled, message: `video task ${taskId} was cancelled`, nonRetryable: true, details: evidence });
+    throw ApplicationFailure.create({
+      type: FailureType.GenerationCancelled,
+      message: `video task ${taskId} was cancelled`,
+      nonRetryable: true,
+      details: evidence,
+    });
   }
   return task;
 }
@@ -110,7 +156,9 @@ export async function cancelOrphans(run: RunState): Promise<void> {
   for (const orphan of run.orphanTaskIds()) {
     run.noteOrphanCancelled(orphan);
     await CancellationScope.nonCancellable(() =>
-      run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [{ taskId: orphan }]),
+      run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [
+        { taskId: orphan },
+      ]),
     ).catch(() => undefined); // best effort: the run's own outcome does not depend on it
   }
 }

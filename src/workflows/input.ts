@@ -1,104 +1,19 @@
 // The ReviewThenGenerate input (design: public contract) and its validation. Pure and deterministic:
 // the same code runs in the workflow (first thing it does) and in the client helper (before starting).
-import { z } from 'zod';
-import { lazy } from '../model/lazy.js';
-import type { ValidationIssue } from '../model/validation.js';
-import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
-import { fieldPath } from '../model/validation.js';
-import { validateCreateTaskBody, type CreateTaskBody } from '../model/video/schemas.js';
+import type { z } from 'zod';
 import { assetTypeOf, planReviewBatches } from '../model/review/schemas.js';
+import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
+import { fieldPath, type ValidationIssue } from '../model/validation.js';
+import { validateCreateTaskBody } from '../model/video/schemas.js';
+import {
+  DEFAULT_TIMING,
+  reviewOptionsSchema,
+  reviewThenGenerateInputSchema,
+  type InputValidation,
+  type Timing,
+} from './input-schema.js';
 
-export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
-
-export const DEFAULT_TIMING = {
-  /** Review queries are never closer than this, whatever a Retry-After says. */
-  reviewMinQueryIntervalMs: 2_000,
-  videoPollIntervalMs: 10_000,
-  reviewTimeoutMs: 1_800_000,
-  generationTimeoutMs: 7_200_000,
-  /** After an ambiguous create (500 / time-out): how long to wait for a callback naming the task. */
-  createAmbiguityGraceMs: 60_000,
-  /** With callbacks on: how long to wait for one before polling, and the polling cadence from then on. */
-  callbackFallbackPollMs: 60_000,
-  /** Start-to-close time-out of one attempt of one HTTP-calling activity (also how soon a lost worker's attempt is retried). */
-  callTimeoutMs: 120_000,
-} as const;
-
-export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number };
-
-const ms = (min: number) => z.number().int().min(min).max(30 * 24 * 3_600_000);
-
-export const timingSchema = lazy(() =>
-  z
-    .object({
-      reviewMinQueryIntervalMs: ms(100),
-      videoPollIntervalMs: ms(100),
-      reviewTimeoutMs: ms(1_000),
-      generationTimeoutMs: ms(1_000),
-      createAmbiguityGraceMs: ms(0),
-      callbackFallbackPollMs: ms(100),
-      callTimeoutMs: ms(1_000),
-    })
-    .partial()
-    .strict(),
-);
-
-export const reviewOptionsSchema = lazy(() =>
-  z
-    .object({
-      /** URLs to review; absent = every http(s) media URL of `task.content`. */
-      urls: z.array(z.string()).min(1).optional(),
-      groupId: z.string().min(1).optional(),
-      /** Any string; '' or 'real_person' when groupId is sent (spec: group_source). */
-      groupSource: z.string().optional(),
-      /** `async` (default): submit, then callback or polling. `sync`: one blocking call per batch. */
-      mode: z.enum(['async', 'sync']).optional(),
-    })
-    .strict(),
-);
-
-export const reviewThenGenerateInputSchema = lazy(() =>
-  z
-    .object({
-      /** The spec's create body (snake_case wire names) without `callback_url`. */
-      task: z.record(z.string(), z.unknown()),
-      review: reviewOptionsSchema().optional(),
-      callbacks: z.boolean().optional(),
-      /** Opt-in: after an ambiguous submit that nothing confirmed, send it again (may duplicate a task). */
-      resubmitOnAmbiguity: z.boolean().optional(),
-      timing: timingSchema().optional(),
-      /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
-      batchId: z.string().min(1).max(200).optional(),
-    })
-    .strict(),
-);
-
-/**
- * A business key: the workflow id of one job, so a repeated start finds the first run. Printable, no
- * whitespace, at most 200 characters (Temporal allows 1000; the batch appends a suffix to batch ids).
- */
-export const businessKeySchema = lazy(() =>
-  z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
-);
-
-export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenerateInputSchema>>;
-
-/** A validated input with every default applied and the review plan worked out. */
-export interface ReviewThenGenerateJob {
-  task: CreateTaskBody;
-  reviewBatches: ReviewBatch[];
-  review: { groupId?: string; groupSource?: string; mode: 'async' | 'sync' } | undefined;
-  callbacks: boolean;
-  resubmitOnAmbiguity: boolean;
-  timing: Timing;
-  batchId: string | undefined;
-}
-
-export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };
+export * from './input-schema.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -106,7 +21,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * Parses each field of an object on its own, so that one bad field hides no other; unknown fields are
  * problems too. Returns the fields that passed (the caller builds the job only when nothing failed).
  */
-function parseFields(value: unknown, shape: Record<string, z.ZodType>, at: string, skip: string[], problems: ValidationIssue[]): Record<string, unknown> | undefined {
+function parseFields(
+  value: unknown,
+  shape: Record<string, z.ZodType>,
+  at: string,
+  skip: string[],
+  problems: ValidationIssue[],
+): Record<string, unknown> | undefined {
   const known = Object.keys(shape);
   if (!isObject(value)) {
     problems.push({ field: at || '(input)', rule: `must be an object with the fields ${known.join(', ')}` });
@@ -117,11 +38,17 @@ function parseFields(value: unknown, shape: Record<string, z.ZodType>, at: strin
     if (skip.includes(key)) continue;
     const r = shape[key]!.safeParse(value[key]);
     if (r.success) out[key] = r.data;
-    else problems.push(...r.error.issues.map((i) => ({ field: fieldPath([...(at ? [at] : []), key, ...i.path]), rule: i.message })));
+    else
+      problems.push(
+        ...r.error.issues.map((i) => ({ field: fieldPath([...(at ? [at] : []), key, ...i.path]), rule: i.message })),
+      );
   }
   const unknown = Object.keys(value).filter((k) => !Object.hasOwn(shape, k));
   if (unknown.length > 0) {
-    problems.push({ field: at || '(input)', rule: `has unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${known.join(', ')})` });
+    problems.push({
+      field: at || '(input)',
+      rule: `has unknown field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')} (known: ${known.join(', ')})`,
+    });
   }
   return out;
 }
@@ -130,7 +57,12 @@ function parseFields(value: unknown, shape: Record<string, z.ZodType>, at: strin
 function mediaUrlsOfContent(task: Record<string, unknown> | undefined): string[] | undefined {
   if (!Array.isArray(task?.content)) return undefined;
   return task.content.flatMap((item: unknown) => {
-    if (!isObject(item) || typeof item.type !== 'string' || !['image_url', 'video_url', 'audio_url'].includes(item.type)) return [];
+    if (
+      !isObject(item) ||
+      typeof item.type !== 'string' ||
+      !['image_url', 'video_url', 'audio_url'].includes(item.type)
+    )
+      return [];
     const holder = item[item.type];
     const url = isObject(holder) ? holder.url : undefined;
     return typeof url === 'string' && /^https?:\/\//i.test(url) ? [url] : [];
@@ -154,14 +86,28 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
   const body = task ? validateCreateTaskBody(task) : undefined;
   if (body && !body.ok) problems.push(...body.issues.map((i) => ({ field: `task.${i.field}`, rule: i.rule })));
   if (task && 'callback_url' in task) {
-    problems.push({ field: 'task.callback_url', rule: 'must be absent: the activity adds the signed callback address itself' });
+    problems.push({
+      field: 'task.callback_url',
+      rule: 'must be absent: the activity adds the signed callback address itself',
+    });
   }
 
   const rawReview = isObject(input) ? input.review : undefined;
-  const review = rawReview === undefined ? undefined : parseFields(rawReview, reviewOptionsSchema().shape, 'review', ['urls'], problems);
+  const review =
+    rawReview === undefined
+      ? undefined
+      : parseFields(rawReview, reviewOptionsSchema().shape, 'review', ['urls'], problems);
   const groupSource = review?.groupSource as string | undefined;
-  if (review?.groupId !== undefined && groupSource !== undefined && groupSource !== '' && groupSource !== 'real_person') {
-    problems.push({ field: 'review.groupSource', rule: "must be '' or 'real_person' when review.groupId is sent (spec: group_source)" });
+  if (
+    review?.groupId !== undefined &&
+    groupSource !== undefined &&
+    groupSource !== '' &&
+    groupSource !== 'real_person'
+  ) {
+    problems.push({
+      field: 'review.groupSource',
+      rule: "must be '' or 'real_person' when review.groupId is sent (spec: group_source)",
+    });
   }
 
   // Review URLs: checked even when the task has problems; absent = the task's http(s) media URLs.
@@ -169,27 +115,38 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
   if (review) {
     const given = isObject(rawReview) ? rawReview.urls : undefined;
     if (given !== undefined) {
-      if (!Array.isArray(given)) problems.push({ field: 'review.urls', rule: 'must be an array of public http or https URLs' });
-      else if (given.length === 0) problems.push({ field: 'review.urls', rule: 'must hold at least 1 URL (or be absent: the task\'s media URLs are reviewed)' });
+      if (!Array.isArray(given))
+        problems.push({ field: 'review.urls', rule: 'must be an array of public http or https URLs' });
+      else if (given.length === 0)
+        problems.push({
+          field: 'review.urls',
+          rule: "must hold at least 1 URL (or be absent: the task's media URLs are reviewed)",
+        });
       else {
         given.forEach((url: unknown, i) => {
           const field = `review.urls[${i}]`;
-          if (typeof url !== 'string') return void problems.push({ field, rule: 'must be a string (a public http or https URL)' });
+          if (typeof url !== 'string')
+            return void problems.push({ field, rule: 'must be a string (a public http or https URL)' });
           const reason = isHttpUrl(url) ? nonPublicUrlReason(url) : undefined;
           if (!isHttpUrl(url)) problems.push({ field, rule: `${url} must be a public http or https URL` });
           else if (reason) problems.push({ field, rule: `${url} must be a public http or https URL (${reason})` });
-          else if (!assetTypeOf(url)) problems.push({ field, rule: `${url} has no supported extension (${EXTENSIONS})` });
+          else if (!assetTypeOf(url))
+            problems.push({ field, rule: `${url} has no supported extension (${EXTENSIONS})` });
           else urls.push(url);
         });
       }
     } else {
       const derived = mediaUrlsOfContent(task);
       if (derived?.length === 0) {
-        problems.push({ field: 'review.urls', rule: 'nothing to review: task.content has no http(s) media URL and review.urls is absent' });
+        problems.push({
+          field: 'review.urls',
+          rule: 'nothing to review: task.content has no http(s) media URL and review.urls is absent',
+        });
       }
       // Form and public rule of these URLs are the task body's checks; only the extension is the review's.
       for (const url of derived ?? []) {
-        if (!assetTypeOf(url)) problems.push({ field: 'task.content', rule: `${url} has no supported extension (${EXTENSIONS})` });
+        if (!assetTypeOf(url))
+          problems.push({ field: 'task.content', rule: `${url} has no supported extension (${EXTENSIONS})` });
       }
       urls = derived ?? [];
     }

@@ -9,7 +9,12 @@ export const SUBMIT_RETRY: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '30s',
   maximumAttempts: 8,
-  nonRetryableErrorTypes: [FailureType.InvalidInput, FailureType.Unauthorized, FailureType.VideoRequestRejected, InternalFailureType.CreateAmbiguous],
+  nonRetryableErrorTypes: [
+    FailureType.InvalidInput,
+    FailureType.Unauthorized,
+    FailureType.VideoRequestRejected,
+    InternalFailureType.CreateAmbiguous,
+  ],
 };
 
 /**

@@ -11,9 +11,15 @@ import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 import { submitOnce, submitSyncOnce, type BatchContext } from './review-submit.js';
 import { FINAL_REVIEW_STATES, ReviewItemsRejected, verdict } from './review-verdict.js';
 
-export async function reviewAll(job: ReviewThenGenerateJob, run: RunState, workflowId: string): Promise<ApprovedAsset[]> {
+export async function reviewAll(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  workflowId: string,
+): Promise<ApprovedAsset[]> {
   if (!job.review || job.reviewBatches.length === 0) return [];
-  const outcomes = await Promise.allSettled(job.reviewBatches.map((batch, i) => reviewBatch(job, run, workflowId, batch, i)));
+  const outcomes = await Promise.allSettled(
+    job.reviewBatches.map((batch, i) => reviewBatch(job, run, workflowId, batch, i)),
+  );
   const rejectedItems: Array<{ url: string; error_code?: string; error_message?: string; reviewTaskId: string }> = [];
   for (const o of outcomes) {
     if (o.status === 'rejected') {
@@ -33,8 +39,13 @@ export async function reviewAll(job: ReviewThenGenerateJob, run: RunState, workf
   return outcomes.flatMap((o) => (o.status === 'fulfilled' ? o.value : []));
 }
 
-
-async function reviewBatch(job: ReviewThenGenerateJob, run: RunState, workflowId: string, batch: ReviewBatch, index: number): Promise<ApprovedAsset[]> {
+async function reviewBatch(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  workflowId: string,
+  batch: ReviewBatch,
+  index: number,
+): Promise<ApprovedAsset[]> {
   const review = job.review!;
   const deadline = Date.now() + job.timing.reviewTimeoutMs;
   const common: ReviewSubmitInput = {
@@ -71,7 +82,11 @@ async function reviewBatch(job: ReviewThenGenerateJob, run: RunState, workflowId
 }
 
 /** Waits for the review task by callback (when one can come and the job wants it) or by polling. */
-async function waitForReview({ job, run, index, deadline }: BatchContext, taskId: string, callbacksOn: boolean): Promise<ReviewTaskSummary> {
+async function waitForReview(
+  { job, run, index, deadline }: BatchContext,
+  taskId: string,
+  callbacksOn: boolean,
+): Promise<ReviewTaskSummary> {
   const t = job.timing;
   const key = `review:${taskId}`;
   const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs };
@@ -84,9 +99,13 @@ async function waitForReview({ job, run, index, deadline }: BatchContext, taskId
       callbackPending: () => run.reviewCallbackPending(taskId),
       takeCallback: () => run.takeReviewCallback(taskId),
       confirm: () =>
-        run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [{ ...query, untilFinal: false, ...run.queryPacing(key) }]),
+        run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
+          { ...query, untilFinal: false, ...run.queryPacing(key) },
+        ]),
       poll: (cadenceMs, scheduleToCloseMs) =>
-        run.acts.polling(scheduleToCloseMs, `poll review task ${taskId}`).rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
+        run.acts
+          .polling(scheduleToCloseMs, `poll review task ${taskId}`)
+          .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
       isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);

@@ -3,7 +3,13 @@
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
-import { afterAmbiguousSubmit, ambiguityOf, retryAfterRaisedOf, submitUnconfirmed, type Ambiguity } from './failures.js';
+import {
+  afterAmbiguousSubmit,
+  ambiguityOf,
+  retryAfterRaisedOf,
+  submitUnconfirmed,
+  type Ambiguity,
+} from './failures.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
 import type { RunState } from './run-state.js';
@@ -21,12 +27,18 @@ export interface BatchContext {
 function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
   const { batch } = ctx;
   return (why: string) =>
-    submitUnconfirmed(`the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`, 'the asset review service', ambiguity, why, {
-      stage: 'reviewing',
-      assetType: batch.assetType,
-      urls: batch.urls,
-      submits: count,
-    });
+    submitUnconfirmed(
+      `the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`,
+      'the asset review service',
+      ambiguity,
+      why,
+      {
+        stage: 'reviewing',
+        assetType: batch.assetType,
+        urls: batch.urls,
+        submits: count,
+      },
+    );
 }
 
 /**
@@ -36,7 +48,10 @@ function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
  * naming a task that no batch has claimed, confirms with one query that it is this batch's, and adopts
  * it. What happens when none comes is ambiguity.ts's policy.
  */
-export async function submitOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
+export async function submitOnce(
+  ctx: BatchContext,
+  input: ReviewSubmitInput,
+): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
   const { job, run } = ctx;
   for (let ambiguous = 1; ; ambiguous++) {
     try {
@@ -54,7 +69,13 @@ export async function submitOnce(ctx: BatchContext, input: ReviewSubmitInput): P
         find: (until) => findSubmittedTask(ctx, until),
         unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
       });
-      if (next !== 'resubmit') return { taskId: next.adopted.taskId, status: next.adopted.task.status, callbackSent: true, confirmed: next.adopted.task };
+      if (next !== 'resubmit')
+        return {
+          taskId: next.adopted.taskId,
+          status: next.adopted.task.status,
+          callbackSent: true,
+          confirmed: next.adopted.task,
+        };
     }
   }
 }
@@ -70,9 +91,11 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
     const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
     try {
       // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
-      return await run.acts.submittingSync(timeoutMs + 5_000).rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
-        { ...input, timeoutMs, minIntervalMs: job.timing.reviewMinQueryIntervalMs },
-      ]);
+      return await run.acts
+        .submittingSync(timeoutMs + 5_000)
+        .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
+          { ...input, timeoutMs, minIntervalMs: job.timing.reviewMinQueryIntervalMs },
+        ]);
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
@@ -94,7 +117,10 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
  * Waits until `until` for review callbacks naming tasks no batch has claimed, and queries each once: in
  * a run with one batch any such task is its own; otherwise its items must be exactly this batch's URLs.
  */
-async function findSubmittedTask({ job, run, batch }: BatchContext, until: number): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
+async function findSubmittedTask(
+  { job, run, batch }: BatchContext,
+  until: number,
+): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
   const looked = new Set<string>();
   const unseen = () => run.unclaimedReviewTaskIds().filter((id) => !looked.has(id));
   for (;;) {
@@ -107,9 +133,10 @@ async function findSubmittedTask({ job, run, batch }: BatchContext, until: numbe
       const key = `review:${taskId}`;
       let task: ReviewTaskSummary;
       try {
-        task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `look at review task ${taskId} (named by a callback)` }, [
-          { taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) },
-        ]);
+        task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
+          { summary: `look at review task ${taskId} (named by a callback)` },
+          [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) }],
+        );
       } catch (err) {
         const raised = retryAfterRaisedOf(err);
         if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);

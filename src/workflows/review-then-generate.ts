@@ -4,7 +4,12 @@
 import { CancellationScope, CancelledFailure, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
-import { progressQuery, reviewCallbackSignal, videoCallbackSignal, type ReviewThenGenerateResult } from './definitions.js';
+import {
+  progressQuery,
+  reviewCallbackSignal,
+  videoCallbackSignal,
+  type ReviewThenGenerateResult,
+} from './definitions.js';
 import { asPublicFailure, invalidInput } from './failures.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
@@ -34,7 +39,8 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     const { taskId, callbackSent } = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets));
     run.setTaskId(taskId);
     watchForOrphans(run);
-    if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('cancelled while the video task was being created');
+    if (CancellationScope.current().consideredCancelled)
+      throw new CancelledFailure('cancelled while the video task was being created');
 
     run.setStage('generating');
     const task = await waitForVideo(job, run, taskId, callbackSent);
@@ -53,13 +59,20 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       run.setStage('cancelling');
       const taskId = run.progress.taskId;
       if (taskId) {
-        await CancellationScope.nonCancellable(() => run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel video task ${taskId}` }, [{ taskId }]));
+        await CancellationScope.nonCancellable(() =>
+          run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel video task ${taskId}` }, [
+            { taskId },
+          ]),
+        );
       }
       await cancelOrphans(run);
       run.setStage('cancelled');
       throw err;
     }
-    const failure = asPublicFailure(err, run.progress.stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed);
+    const failure = asPublicFailure(
+      err,
+      run.progress.stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed,
+    );
     await cancelOrphans(run);
     run.fail(failure);
     throw failure;

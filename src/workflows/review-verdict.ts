@@ -10,7 +10,9 @@ export const FINAL_REVIEW_STATES = new Set(['completed', 'failed', 'cancelled'])
 
 /** Items of a batch that did not pass: collected across batches into one ReviewRejected. */
 export class ReviewItemsRejected extends Error {
-  constructor(readonly items: Array<{ url: string; error_code?: string; error_message?: string; reviewTaskId: string }>) {
+  constructor(
+    readonly items: Array<{ url: string; error_code?: string; error_message?: string; reviewTaskId: string }>,
+  ) {
     super('review items rejected');
   }
 }
@@ -26,10 +28,20 @@ export function holdsExactly(task: ReviewTaskSummary, urls: string[]): boolean {
 export function verdict(task: ReviewTaskSummary, batch: ReviewBatch): ApprovedAsset[] {
   const reviewTaskId = task.taskId ?? '';
   if (task.status === 'cancelled') {
-    throw ApplicationFailure.create({ type: FailureType.ReviewCancelled, message: `review task ${reviewTaskId} was cancelled by the review service; not resubmitted`, nonRetryable: true, details: [{ reviewTaskId, error: task.error, record: task.raw }] });
+    throw ApplicationFailure.create({
+      type: FailureType.ReviewCancelled,
+      message: `review task ${reviewTaskId} was cancelled by the review service; not resubmitted`,
+      nonRetryable: true,
+      details: [{ reviewTaskId, error: task.error, record: task.raw }],
+    });
   }
   if (task.status !== 'completed') {
-    throw ApplicationFailure.create({ type: FailureType.ReviewFailed, message: `review task ${reviewTaskId} ended ${task.rawStatus ?? task.status}${task.error?.message ? `: ${task.error.message}` : ''}`, nonRetryable: true, details: [{ reviewTaskId, error: task.error, record: task.raw }] });
+    throw ApplicationFailure.create({
+      type: FailureType.ReviewFailed,
+      message: `review task ${reviewTaskId} ended ${task.rawStatus ?? task.status}${task.error?.message ? `: ${task.error.message}` : ''}`,
+      nonRetryable: true,
+      details: [{ reviewTaskId, error: task.error, record: task.raw }],
+    });
   }
   const approved: ApprovedAsset[] = [];
   const rejected: ReviewItemsRejected['items'] = [];
@@ -42,7 +54,9 @@ export function verdict(task: ReviewTaskSummary, batch: ReviewBatch): ApprovedAs
         url,
         reviewTaskId,
         ...(item?.errorCode !== undefined ? { error_code: item.errorCode } : {}),
-        error_message: item ? (item.errorMessage ?? (item.passed ? 'approved item carries no Asset:// asset_url' : 'not passed')) : 'no review result for this URL',
+        error_message: item
+          ? (item.errorMessage ?? (item.passed ? 'approved item carries no Asset:// asset_url' : 'not passed'))
+          : 'no review result for this URL',
       });
     }
   }

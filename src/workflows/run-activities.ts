@@ -25,7 +25,8 @@ export function reviewThenGenerateActivities(timing: Timing) {
     return proxyActivities<Activities>(options);
   };
   /** The sync review submit blocks until the review ends: its attempt may take the review's whole time-out. */
-  const submittingSync = (timeoutMs: number) => proxyActivities<Activities>({ startToCloseTimeout: timeoutMs, retry: SUBMIT_RETRY });
+  const submittingSync = (timeoutMs: number) =>
+    proxyActivities<Activities>({ startToCloseTimeout: timeoutMs, retry: SUBMIT_RETRY });
   const confirming = proxyActivities<Activities>({
     startToCloseTimeout,
     retry: CONFIRM_RETRY,

@@ -9,7 +9,6 @@ import { reportStage } from './visibility.js';
 
 export const FINAL_VIDEO_STATES = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
-
 /** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */
 export class RunState {
   readonly #progress: Progress;
@@ -53,7 +52,12 @@ export class RunState {
 
   /** A batch is being submitted: its entry in the progress, before any task id is known. */
   planReviewTask(index: number, batch: ReviewBatch) {
-    this.#progress.review.tasks[index] = { taskId: '', assetType: batch.assetType, urls: batch.urls.length, status: 'submitting' };
+    this.#progress.review.tasks[index] = {
+      taskId: '',
+      assetType: batch.assetType,
+      urls: batch.urls.length,
+      status: 'submitting',
+    };
   }
 
   /** A batch's review task is known (accepted, adopted, or named by a sync answer). */
@@ -84,7 +88,8 @@ export class RunState {
   /** A query answered: when the task may be queried next, and the Retry-After it asked for, if any. */
   recordQuery(key: string, nextQueryAt: number, retryAfterMs?: number) {
     this.nextQueryAt.set(key, Math.max(this.nextQueryAt.get(key) ?? 0, nextQueryAt));
-    if (retryAfterMs !== undefined) this.knownRetryAfterMs.set(key, Math.max(this.knownRetryAfterMs.get(key) ?? 0, retryAfterMs));
+    if (retryAfterMs !== undefined)
+      this.knownRetryAfterMs.set(key, Math.max(this.knownRetryAfterMs.get(key) ?? 0, retryAfterMs));
   }
 
   /**
@@ -158,7 +163,8 @@ export class RunState {
     }
     if (s.taskId && !current && !this.videoCallbackTaskIds.includes(s.taskId)) this.videoCallbackTaskIds.push(s.taskId);
     // A callback that says the task is still running needs no query; a final or unreadable one does.
-    if (!s.status || FINAL_VIDEO_STATES.has(s.status) || !['queued', 'running'].includes(s.status)) this.pendingVideoCallback = true;
+    if (!s.status || FINAL_VIDEO_STATES.has(s.status) || !['queued', 'running'].includes(s.status))
+      this.pendingVideoCallback = true;
   }
 
   videoCallbackPending() {

@@ -21,7 +21,9 @@ export function reportStage(job: ReviewThenGenerateJob, p: Progress): void {
     `**Model:** ${String(job.task.model)}`,
     p.review.tasks.length > 0
       ? `**Review:** ${p.review.tasks.map((t) => `${t.taskId || '(submitting)'} ${t.status}${t.totalCount !== undefined ? ` ${t.doneCount ?? 0}/${t.totalCount}` : ''}`).join(', ')}`
-      : job.reviewBatches.length > 0 ? `**Review:** ${job.reviewBatches.length} batch(es) planned` : '**Review:** none',
+      : job.reviewBatches.length > 0
+        ? `**Review:** ${job.reviewBatches.length} batch(es) planned`
+        : '**Review:** none',
     p.taskId ? `**Video task:** ${p.taskId}${p.state ? ` (${p.state})` : ''}` : undefined,
     `**Calls:** review queries ${p.queries.review}, video queries ${p.queries.video}; callbacks review ${p.callbacks.review}, video ${p.callbacks.video}`,
     p.lastError ? `**Last error:** ${p.lastError.slice(0, 300)}` : undefined,

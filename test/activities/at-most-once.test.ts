@@ -11,11 +11,13 @@ const services = withSandbox({ videoDurationMs: 60_000, timeoutMs: 1_000 });
 const acts = () => createActivities(services);
 const body = { model: 'video-model-1', content: [{ type: 'text' as const, text: 'a kite' }] };
 
-
 const creates = () => services.sandbox.requests().filter((r) => r.operation === 'video.create');
 
 function attempt(attemptNo: number, heartbeatDetails?: unknown) {
-  const env = new MockActivityEnvironment({ attempt: attemptNo, ...(heartbeatDetails !== undefined ? { heartbeatDetails } : {}) });
+  const env = new MockActivityEnvironment({
+    attempt: attemptNo,
+    ...(heartbeatDetails !== undefined ? { heartbeatDetails } : {}),
+  });
   const beats: unknown[] = [];
   env.on('heartbeat', (d: unknown) => beats.push(d));
   return { env, beats };
@@ -24,11 +26,17 @@ function attempt(attemptNo: number, heartbeatDetails?: unknown) {
 describe('create at most once', () => {
   it('records the task id the moment it arrives; a retried attempt returns it without sending again', async () => {
     const first = attempt(1);
-    const created = (await first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })) as { taskId: string; callbackSent: boolean };
+    const created = (await first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })) as {
+      taskId: string;
+      callbackSent: boolean;
+    };
     expect(created).toEqual({ taskId: expect.any(String), callbackSent: false });
     expect(first.beats).toEqual([{ taskId: created.taskId }]);
     const retry = attempt(2, first.beats[0]);
-    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })).toEqual({ taskId: created.taskId, callbackSent: false });
+    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })).toEqual({
+      taskId: created.taskId,
+      callbackSent: false,
+    });
     expect(creates()).toHaveLength(1);
   });
 
@@ -40,18 +48,28 @@ describe('create at most once', () => {
   });
 
   it('a 503 proves nothing was created: recorded, and the next attempt sends again', async () => {
-    services.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 503, retryAfter: '1' } });
+    services.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 503, retryAfter: '1' },
+    });
     const first = attempt(1);
     const f = await activityFailure(first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body }));
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
     expect(first.beats).toEqual([{ notCreated: true }]);
     const retry = attempt(2, first.beats[0]);
-    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body })).toMatchObject({ taskId: expect.any(String) });
+    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body })).toMatchObject({
+      taskId: expect.any(String),
+    });
     expect(creates()).toHaveLength(2);
   });
 
   it('a 500 is CreateAmbiguous at once, with the evidence and whether a callback address went out', async () => {
-    services.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    services.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const f = await activityFailure(attempt(1).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-4', body }));
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
     expect(f.details?.[0]).toMatchObject({ status: 500, ambiguous: true, callbackSent: false });
@@ -60,22 +78,32 @@ describe('create at most once', () => {
 
 describe('polling', () => {
   it('network failures back off 1 s, 2 s, 4 s, 4 s, counted in the heartbeat across attempts; a success resets the count', async () => {
-    const { taskId } = (await attempt(1).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-5', body })) as { taskId: string };
+    const { taskId } = (await attempt(1).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-5', body })) as {
+      taskId: string;
+    };
     services.sandbox.addFault({ operation: 'video.get', times: 4, fault: { type: 'reset' } });
     let details: unknown;
     const delays: Array<number | undefined> = [];
     for (let n = 1; n <= 4; n++) {
       const a = attempt(n, details);
-      const f = await activityFailure(a.env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, untilFinal: true }));
+      const f = await activityFailure(
+        a.env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, untilFinal: true }),
+      );
       delays.push(f.nextRetryDelay as number | undefined);
       details = a.beats.at(-1);
     }
     expect(delays).toEqual([1_000, 2_000, 4_000, 4_000]);
     const ok = attempt(5, details);
-    const notFinal = await activityFailure(ok.env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, cadenceMs: 300, untilFinal: true }));
+    const notFinal = await activityFailure(
+      ok.env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, cadenceMs: 300, untilFinal: true }),
+    );
     expect(notFinal).toMatchObject({ type: 'NotFinalYet', nextRetryDelay: 300 });
     expect(ok.beats).toEqual([{ networkFailures: 0 }]);
-    const once = (await attempt(1).env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, untilFinal: false })) as VideoTaskSummary;
+    const once = (await attempt(1).env.run(acts().rtgQueryVideoTask, {
+      taskId,
+      minIntervalMs: 0,
+      untilFinal: false,
+    })) as VideoTaskSummary;
     expect(once.queries).toBe(1);
   });
 });

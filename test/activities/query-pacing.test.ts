@@ -12,7 +12,6 @@ const services = withSandbox({ reviewDurationMs: 60_000, reviewProcessingRetryAf
 // Built on use: the clients exist once the sandbox has started.
 const acts = () => createActivities(services);
 
-
 async function submitted(): Promise<string> {
   return (await services.review.submitAsync({ images: ['https://cdn.example.com/pacing/a.jpg'] })).taskId;
 }
@@ -38,8 +37,9 @@ describe('rtgQueryReviewTask pacing', () => {
 
   it('a notBefore far ahead is left to the retry timer: no query, a retry delay to that time', async () => {
     const taskId = await submitted();
-    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, notBefore: Date.now() + 20_000 })
-      .catch((e: unknown) => e);
+    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, notBefore: Date.now() + 20_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect((err as ApplicationFailure).nextRetryDelay).toBeGreaterThan(15_000);
     expect(queries()).toHaveLength(0);
@@ -48,10 +48,14 @@ describe('rtgQueryReviewTask pacing', () => {
   it('polling: a processing answer with Retry-After delays the next attempt by it, never below the interval', async () => {
     const taskId = await submitted();
     const known = { knownRetryAfterMs: 2_000 };
-    const short = await query({ taskId, minIntervalMs: 100, cadenceMs: 300, untilFinal: true, ...known }).catch((e: unknown) => e);
+    const short = await query({ taskId, minIntervalMs: 100, cadenceMs: 300, untilFinal: true, ...known }).catch(
+      (e: unknown) => e,
+    );
     expect((short as ApplicationFailure).type).toBe('NotFinalYet');
     expect((short as ApplicationFailure).nextRetryDelay).toBe(2_000);
-    const long = await query({ taskId, minIntervalMs: 5_000, cadenceMs: 300, untilFinal: true, ...known }).catch((e: unknown) => e);
+    const long = await query({ taskId, minIntervalMs: 5_000, cadenceMs: 300, untilFinal: true, ...known }).catch(
+      (e: unknown) => e,
+    );
     expect((long as ApplicationFailure).nextRetryDelay).toBe(5_000);
   });
 
@@ -64,9 +68,14 @@ describe('rtgQueryReviewTask pacing', () => {
 
   it('an error answer with a longer Retry-After than the run knows: RetryAfterRaised, not retried, with when to query next', async () => {
     const taskId = await submitted();
-    services.sandbox.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 429, retryAfter: '3' } });
-    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, knownRetryAfterMs: 2_000 })
-      .catch((e: unknown) => e);
+    services.sandbox.addFault({
+      operation: 'review.query',
+      times: 1,
+      fault: { type: 'status', status: 429, retryAfter: '3' },
+    });
+    const err = await query({ taskId, minIntervalMs: 100, untilFinal: true, knownRetryAfterMs: 2_000 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApplicationFailure);
     const failure = err as ApplicationFailure;
     expect(failure.type).toBe('RetryAfterRaised');

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchHandle, InvalidJobInputError, startReviewThenGenerate, startReviewThenGenerateBatch, type BatchProgress } from '../../src/client/index.js';
+import {
+  batchHandle,
+  InvalidJobInputError,
+  startReviewThenGenerate,
+  startReviewThenGenerateBatch,
+  type BatchProgress,
+} from '../../src/client/index.js';
 import { countOps, imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { replayHistories, testClient } from '../support/temporal.js';
 import { waitFor, waitForList } from '../support/visibility.js';
@@ -32,7 +38,9 @@ async function maxOverlap(workflowIds: string[]): Promise<number> {
       return [d.startTime.getTime(), d.closeTime!.getTime()] as const;
     }),
   );
-  const events = spans.flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const events = spans
+    .flatMap(([s, e]) => [[s, 1] as const, [e, -1] as const])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let open = 0;
   let max = 0;
   for (const [, d] of events) max = Math.max(max, (open += d));
@@ -46,7 +54,11 @@ describe('ReviewThenGenerateBatch', () => {
     const tag = randomUUID().slice(0, 8);
     const rejected = `https://cdn.example.com/batch/${tag}/rejected.jpg`;
     stack.sandbox.setReviewVerdict(rejected, { passed: false, errorCode: 'E1', errorMessage: 'not allowed' });
-    const existing = await startReviewThenGenerate(client, { businessKey: `order-${tag}`, input: imageJob(`https://cdn.example.com/batch/${tag}/x.jpg`), taskQueue: stack.taskQueue });
+    const existing = await startReviewThenGenerate(client, {
+      businessKey: `order-${tag}`,
+      input: imageJob(`https://cdn.example.com/batch/${tag}/x.jpg`),
+      taskQueue: stack.taskQueue,
+    });
     await existing.result();
     const good = (i: number) => imageJob(`https://cdn.example.com/batch/${tag}/${i}.jpg`);
     const jobs = [
@@ -62,12 +74,19 @@ describe('ReviewThenGenerateBatch', () => {
     ];
     const batchId = `batch-${tag}`;
     // Started without our helper (which would refuse the invalid job): the workflow validates each job itself.
-    await client.workflow.start('ReviewThenGenerateBatch', { workflowId: batchId, taskQueue: stack.taskQueue, args: [{ jobs, concurrency: 2, continueAsNewEvery: 3 }] });
+    await client.workflow.start('ReviewThenGenerateBatch', {
+      workflowId: batchId,
+      taskQueue: stack.taskQueue,
+      args: [{ jobs, concurrency: 2, continueAsNewEvery: 3 }],
+    });
     const batch = batchHandle(client, batchId, false);
     replay.push(batch);
     // A repeated start of the same batch id through the helper returns it instead of a second batch.
     const valid = jobs.filter((_, i) => i !== 5);
-    expect((await startReviewThenGenerateBatch(client, { batchId, batch: { jobs: valid }, taskQueue: stack.taskQueue })).existing).toBe(true);
+    expect(
+      (await startReviewThenGenerateBatch(client, { batchId, batch: { jobs: valid }, taskQueue: stack.taskQueue }))
+        .existing,
+    ).toBe(true);
 
     const seen: BatchProgress[] = [];
     let finished = false;
@@ -84,21 +103,39 @@ describe('ReviewThenGenerateBatch', () => {
     expect(summary.total).toBe(9);
     expect(summary.counts).toEqual({ succeeded: 6, failed: 1, cancelled: 0, duplicate: 1, invalid: 1 });
     expect(summary.outcomes.map((o) => o.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(summary.outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded', 'duplicate', 'failed', 'succeeded', 'invalid', 'succeeded', 'succeeded', 'succeeded']);
-    expect(summary.outcomes[0]).toMatchObject({ workflowId: `${batchId}/0`, taskId: expect.any(String), videoUrl: expect.stringMatching(/\.mp4$/) });
+    expect(summary.outcomes.map((o) => o.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'duplicate',
+      'failed',
+      'succeeded',
+      'invalid',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(summary.outcomes[0]).toMatchObject({
+      workflowId: `${batchId}/0`,
+      taskId: expect.any(String),
+      videoUrl: expect.stringMatching(/\.mp4$/),
+    });
     expect(summary.outcomes[2]).toMatchObject({ workflowId: `order-${tag}` });
     expect(summary.outcomes[3]!.error).toMatch(/^ReviewRejected: /);
     expect(summary.outcomes[5]).toMatchObject({ error: expect.stringMatching(/^job 5: task\.model/) });
     expect(summary.outcomes[5]!.workflowId).toBeUndefined();
     expect(summary.outcomes[7]).toMatchObject({ status: 'succeeded', workflowId: `order-${tag}-7` });
     expect(summary.runs.map((r) => r.jobs)).toEqual([3, 3, 3]);
-    console.log(`batch runs: ${summary.runs.map((r) => `run ${r.run}: ${r.jobs} jobs, ${r.historyLength} events, ${r.historySizeBytes} bytes`).join('; ')}`);
+    console.log(
+      `batch runs: ${summary.runs.map((r) => `run ${r.run}: ${r.jobs} jobs, ${r.historyLength} events, ${r.historySizeBytes} bytes`).join('; ')}`,
+    );
 
     // One create per succeeded job (the existing key's run included), none for the others.
     expect(countOps(stack.sandbox)['video.create']).toBe(6 + 1);
     expect(seen.every((p) => p.running <= 2)).toBe(true);
     expect(seen.some((p) => p.run > 1)).toBe(true);
-    const children = summary.outcomes.filter((o) => o.status === 'succeeded' || o.status === 'failed').map((o) => o.workflowId!);
+    const children = summary.outcomes
+      .filter((o) => o.status === 'succeeded' || o.status === 'failed')
+      .map((o) => o.workflowId!);
     expect(await maxOverlap(children)).toBeLessThanOrEqual(2);
     const listed = await waitForList(client, `BatchId="${batchId}"`, (ids) => ids.length === 7);
     expect(listed.sort()).toEqual([...children].sort());
@@ -108,7 +145,9 @@ describe('ReviewThenGenerateBatch', () => {
   it('reads a JSON Lines file page by page across continue-as-new, reporting bad lines by number', async () => {
     const client = await testClient();
     const tag = randomUUID().slice(0, 8);
-    const lines = Array.from({ length: 14 }, (_, i) => JSON.stringify(imageJob(`https://cdn.example.com/file/${tag}/${i}.png`)));
+    const lines = Array.from({ length: 14 }, (_, i) =>
+      JSON.stringify(imageJob(`https://cdn.example.com/file/${tag}/${i}.png`)),
+    );
     lines[4] = '{ not json';
     lines[9] = JSON.stringify({ task: { model: 'm' } });
     lines.splice(7, 0, ''); // a blank line: not a job, but line numbers count it
@@ -140,11 +179,18 @@ describe('ReviewThenGenerateBatch', () => {
     stack.sandbox.setVideoOutcome({ promptIncludes: `held-${tag}` }, 'succeeded', 300_000);
     const jobs = Array.from({ length: 4 }, (_, i) => {
       const input = imageJob(`https://cdn.example.com/cancel/${tag}/${i}.jpg`);
-      input.task.content = [{ type: 'text', text: `held-${tag} scene ${i}` }, ...(input.task.content as unknown[]).slice(1)] as typeof input.task.content;
+      input.task.content = [
+        { type: 'text', text: `held-${tag} scene ${i}` },
+        ...(input.task.content as unknown[]).slice(1),
+      ] as typeof input.task.content;
       return input;
     });
     const batchId = `cancel-${tag}`;
-    const batch = await startReviewThenGenerateBatch(client, { batchId, batch: { jobs, concurrency: 2 }, taskQueue: stack.taskQueue });
+    const batch = await startReviewThenGenerateBatch(client, {
+      batchId,
+      batch: { jobs, concurrency: 2 },
+      taskQueue: stack.taskQueue,
+    });
     replay.push(batch);
     await waitForList(client, `BatchId="${batchId}" AND ReviewStage="generating"`, (ids) => ids.length === 2, 60_000);
     await batch.cancel();
@@ -156,7 +202,10 @@ describe('ReviewThenGenerateBatch', () => {
     expect(countOps(stack.sandbox)['video.create']).toBe(2); // the other two never started
     const statuses = await waitFor(
       'children cancelled',
-      async () => Promise.all([0, 1].map(async (i) => (await client.workflow.getHandle(`${batchId}/${i}`).describe()).status.name)),
+      async () =>
+        Promise.all(
+          [0, 1].map(async (i) => (await client.workflow.getHandle(`${batchId}/${i}`).describe()).status.name),
+        ),
       (s) => s.every((x) => x === 'CANCELLED'),
     );
     expect(statuses).toEqual(['CANCELLED', 'CANCELLED']);
@@ -172,7 +221,11 @@ describe('ReviewThenGenerateBatch', () => {
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidJobInputError);
     expect((err as InvalidJobInputError).problems.map((p) => p.field)).toEqual(['jobs[1]', 'jobs[2]']);
-    const both = await startReviewThenGenerateBatch(client, { batchId, batch: { jobs: [], jobsFile: '/x.jsonl' } as never, taskQueue: stack.taskQueue }).catch((e: unknown) => e);
+    const both = await startReviewThenGenerateBatch(client, {
+      batchId,
+      batch: { jobs: [], jobsFile: '/x.jsonl' } as never,
+      taskQueue: stack.taskQueue,
+    }).catch((e: unknown) => e);
     expect((both as InvalidJobInputError).message).toContain('exactly one of jobs or jobsFile');
     await expect(client.workflow.getHandle(batchId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });

@@ -26,8 +26,17 @@ describe('a batch of 2,000 jobs', () => {
     const client = await testClient();
     const tag = randomUUID().slice(0, 8);
     const url = (i: number) => `https://cdn.example.com/large/${tag}/${i}.jpg`;
-    for (const i of REJECTED_JOBS) stack.sandbox.setReviewVerdict(url(i), { passed: false, errorCode: 'E_POLICY', errorMessage: 'rejected by policy' });
-    const lines = Array.from({ length: JOBS }, (_, i) => (INVALID_LINES.includes(i + 1) ? JSON.stringify({ task: { model: 'm', content: 'x' } }) : JSON.stringify(imageJob(url(i)))));
+    for (const i of REJECTED_JOBS)
+      stack.sandbox.setReviewVerdict(url(i), {
+        passed: false,
+        errorCode: 'E_POLICY',
+        errorMessage: 'rejected by policy',
+      });
+    const lines = Array.from({ length: JOBS }, (_, i) =>
+      INVALID_LINES.includes(i + 1)
+        ? JSON.stringify({ task: { model: 'm', content: 'x' } })
+        : JSON.stringify(imageJob(url(i))),
+    );
     const path = join(mkdtempSync(join(tmpdir(), 'large-batch-')), 'jobs.jsonl');
     writeFileSync(path, `${lines.join('\n')}\n`);
 
@@ -52,11 +61,20 @@ describe('a batch of 2,000 jobs', () => {
     const seconds = (Date.now() - started) / 1000;
     const payloadBytes = Buffer.byteLength(JSON.stringify(summary));
 
-    console.log(`2,000-job batch finished in ${seconds.toFixed(0)} s: ${JSON.stringify(summary.counts)}; summary payload ${payloadBytes} bytes`);
-    for (const r of summary.runs) console.log(`  run ${r.run}: ${r.jobs} jobs, history ${r.historyLength} events, ${r.historySizeBytes} bytes`);
+    console.log(
+      `2,000-job batch finished in ${seconds.toFixed(0)} s: ${JSON.stringify(summary.counts)}; summary payload ${payloadBytes} bytes`,
+    );
+    for (const r of summary.runs)
+      console.log(`  run ${r.run}: ${r.jobs} jobs, history ${r.historyLength} events, ${r.historySizeBytes} bytes`);
 
     expect(summary.total).toBe(JOBS);
-    expect(summary.counts).toEqual({ succeeded: JOBS - INVALID_LINES.length - REJECTED_JOBS.length, failed: REJECTED_JOBS.length, cancelled: 0, duplicate: 0, invalid: INVALID_LINES.length });
+    expect(summary.counts).toEqual({
+      succeeded: JOBS - INVALID_LINES.length - REJECTED_JOBS.length,
+      failed: REJECTED_JOBS.length,
+      cancelled: 0,
+      duplicate: 0,
+      invalid: INVALID_LINES.length,
+    });
     expect(summary.outcomes.map((o) => o.index)).toEqual(Array.from({ length: JOBS }, (_, i) => i));
     expect(summary.omittedOutcomes).toBe(0);
     expect(summary.outcomes.filter((o) => o.status === 'invalid').map((o) => o.line)).toEqual(INVALID_LINES);

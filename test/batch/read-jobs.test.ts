@@ -53,7 +53,13 @@ describe('readJobsPage', () => {
   it('reports bad lines by number and rule, never echoing their content', async () => {
     const secretish = 'root:x:0:0:root:/root:/bin/bash';
     const bad = { ...imageJob(), task: { model: '', content: [] } };
-    const text = [job(0), secretish, JSON.stringify(bad), JSON.stringify({ key: 'has space', input: imageJob() }), job(4)].join('\n');
+    const text = [
+      job(0),
+      secretish,
+      JSON.stringify(bad),
+      JSON.stringify({ key: 'has space', input: imageJob() }),
+      job(4),
+    ].join('\n');
     const { entries } = await readAll(file('bad.jsonl', text), 100);
     const problems = entries.filter((e): e is Extract<JobLine, { problem: string }> => 'problem' in e);
     expect(problems.map((p) => p.line)).toEqual([2, 3, 4]);

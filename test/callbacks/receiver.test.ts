@@ -13,14 +13,20 @@ let worker: RunningWorker;
 
 beforeAll(async () => {
   receiver = await startCallbackServer({ client: await testClient(), secret, port: 0 });
-  worker = await startWorker({ workflowsPath: fileURLToPath(new URL('../fixtures/callback-sink-workflow.ts', import.meta.url)) });
+  worker = await startWorker({
+    workflowsPath: fileURLToPath(new URL('../fixtures/callback-sink-workflow.ts', import.meta.url)),
+  });
 });
 afterAll(async () => {
   await worker.stop();
   await receiver.close();
 });
 
-async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
   const res = await fetch(url, { method: 'POST', body, headers });
   return { status: res.status, text: await res.text() };
 }
@@ -28,10 +34,21 @@ async function post(url: string, body: string | Buffer, headers: Record<string, 
 describe('callback receiver', () => {
   it('signals the workflow with only the task id and status, and answers 202 once Temporal accepted it', async () => {
     const client = await testClient();
-    const handle = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId: `sink-${randomUUID()}`, args: [2] });
+    const handle = await client.workflow.start('callbackSink', {
+      taskQueue: worker.taskQueue,
+      workflowId: `sink-${randomUUID()}`,
+      args: [2],
+    });
     const reviewUrl = buildCallbackUrl(receiver.url, secret, 'review', handle.workflowId);
     const videoUrl = buildCallbackUrl(receiver.url, secret, 'video', handle.workflowId);
-    expect((await post(reviewUrl, JSON.stringify({ code: 200, task_id: 'rv-1', status: 'completed', result: { items: [] } }))).status).toBe(202);
+    expect(
+      (
+        await post(
+          reviewUrl,
+          JSON.stringify({ code: 200, task_id: 'rv-1', status: 'completed', result: { items: [] } }),
+        )
+      ).status,
+    ).toBe(202);
     expect((await post(videoUrl, JSON.stringify({ data: { id: 'cgt-9', status: 'Succeeded' } }))).status).toBe(202);
     expect(await handle.result()).toEqual([
       { kind: 'review', signal: { taskId: 'rv-1', status: 'completed' } },
@@ -44,7 +61,9 @@ describe('callback receiver', () => {
     const good = buildCallbackUrl(receiver.url, secret, 'review', id);
     expect((await post(good.replace(/sig=[^&]+/, 'sig=bad'), '{}')).status).toBe(401);
     expect((await post(good.replace('/review/', '/video/'), '{}')).status).toBe(401);
-    expect((await post(buildCallbackUrl(receiver.url, 'another-secret-0123456789', 'review', id), '{}')).status).toBe(401);
+    expect((await post(buildCallbackUrl(receiver.url, 'another-secret-0123456789', 'review', id), '{}')).status).toBe(
+      401,
+    );
     expect((await post(good, 'not json')).status).toBe(400);
     expect((await post(good, '[1,2]')).status).toBe(400);
     expect((await post(good, Buffer.alloc(70 * 1024, 'a'))).status).toBe(413);
@@ -55,26 +74,45 @@ describe('callback receiver', () => {
   it('reads a request target as a path, never as a host: "//..." and "*" get a 4xx, absolute-form works', async () => {
     const port = Number(new URL(receiver.url).port);
     const raw = (target: string, extra = '', body = '') =>
-      sendRaw(port, Buffer.from(`POST ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n${extra}\r\n${body}`, 'latin1'), { halfCloseAfterMs: 200 });
+      sendRaw(
+        port,
+        Buffer.from(
+          `POST ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n${extra}\r\n${body}`,
+          'latin1',
+        ),
+        { halfCloseAfterMs: 200 },
+      );
     // Found by the property test: "//czQ^B" resolved against a base is a URL with an invalid host (was a 500).
-    expect(await raw("//czQ^B?'", 'Content-Length: 6750100\r\n', 'abcde')).toMatchObject({ closed: true, statuses: [404] });
+    expect(await raw("//czQ^B?'", 'Content-Length: 6750100\r\n', 'abcde')).toMatchObject({
+      closed: true,
+      statuses: [404],
+    });
     expect(await raw('//czQ^B', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [404] });
     expect(await raw('*', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [400] });
     const id = `never-started-${randomUUID()}`;
     const signed = new URL(buildCallbackUrl(receiver.url, secret, 'video', id));
     // "//callbacks/..." was read as host "callbacks": now it is a path under the base "/", signature checked.
     const doubled = `/${signed.pathname}${signed.search}`;
-    expect(await raw(doubled.replace(/sig=[^&]+/, 'sig=bad'), 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [401] });
+    expect(await raw(doubled.replace(/sig=[^&]+/, 'sig=bad'), 'Content-Length: 2\r\n', '{}')).toMatchObject({
+      statuses: [401],
+    });
     expect(await raw(doubled, 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [202] });
     expect(await raw(signed.href, 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [202] });
   });
 
   it('answers a closed and an unknown workflow the same way, without leaking which', async () => {
     const client = await testClient();
-    const closed = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId: `sink-${randomUUID()}`, args: [0] });
+    const closed = await client.workflow.start('callbackSink', {
+      taskQueue: worker.taskQueue,
+      workflowId: `sink-${randomUUID()}`,
+      args: [0],
+    });
     await closed.result();
     const a = await post(buildCallbackUrl(receiver.url, secret, 'video', closed.workflowId), '{"id":"x"}');
-    const b = await post(buildCallbackUrl(receiver.url, secret, 'video', `never-started-${randomUUID()}`), '{"id":"x"}');
+    const b = await post(
+      buildCallbackUrl(receiver.url, secret, 'video', `never-started-${randomUUID()}`),
+      '{"id":"x"}',
+    );
     expect(a).toEqual(b);
     expect(a.status).toBe(202);
   });

@@ -17,7 +17,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function runNode(args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -19,14 +19,16 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.stop());
 
-const cli = (args: string[], stdin?: string) => runCli(args, { taskQueue: stack.taskQueue, ...(stdin !== undefined ? { stdin } : {}) });
+const cli = (args: string[], stdin?: string) =>
+  runCli(args, { taskQueue: stack.taskQueue, ...(stdin !== undefined ? { stdin } : {}) });
 const tag = () => randomUUID().slice(0, 8);
 
 describe('review-video CLI', () => {
   it('prints help for itself and each command, and exits 2 on usage errors', async () => {
     const top = await cli(['--help']);
     expect(top.code).toBe(0);
-    for (const word of ['submit', 'status', 'cancel', 'batch', 'schedule', 'Exit codes:', '3  invalid input']) expect(top.stdout).toContain(word);
+    for (const word of ['submit', 'status', 'cancel', 'batch', 'schedule', 'Exit codes:', '3  invalid input'])
+      expect(top.stdout).toContain(word);
     for (const command of ['submit', 'status', 'cancel', 'batch', 'schedule']) {
       const help = await cli([command, '--help']);
       expect(help.code, command).toBe(0);
@@ -58,7 +60,13 @@ describe('review-video CLI', () => {
     const input = JSON.stringify(imageJob('https://cdn.example.com/cli/ok.jpg'));
     const first = await cli(['submit', '--key', key, '--input-file', '-', '--wait', '--json'], input);
     expect(first.code, first.stderr).toBe(0);
-    const started = JSON.parse(first.stdout) as { workflowId: string; runId: string; existing: boolean; status: string; result: { videoUrl: string } };
+    const started = JSON.parse(first.stdout) as {
+      workflowId: string;
+      runId: string;
+      existing: boolean;
+      status: string;
+      result: { videoUrl: string };
+    };
     expect(started).toMatchObject({ workflowId: key, existing: false, status: 'succeeded' });
     expect(started.result.videoUrl).toMatch(/\.mp4$/);
 
@@ -68,8 +76,17 @@ describe('review-video CLI', () => {
 
     const status = await cli(['status', key, '--json']);
     expect(status.code).toBe(0);
-    const d = JSON.parse(status.stdout) as { status: string; staticSummary: string; searchAttributes: { ReviewStage: string }; progress: { stage: string } };
-    expect(d).toMatchObject({ status: 'COMPLETED', searchAttributes: { ReviewStage: 'succeeded' }, progress: { stage: 'succeeded' } });
+    const d = JSON.parse(status.stdout) as {
+      status: string;
+      staticSummary: string;
+      searchAttributes: { ReviewStage: string };
+      progress: { stage: string };
+    };
+    expect(d).toMatchObject({
+      status: 'COMPLETED',
+      searchAttributes: { ReviewStage: 'succeeded' },
+      progress: { stage: 'succeeded' },
+    });
     expect(d.staticSummary).toContain('video-model-1 · 1 media');
     const text = await cli(['status', key]);
     expect(text.stdout).toContain('summary: video-model-1 · 1 media');
@@ -81,7 +98,10 @@ describe('review-video CLI', () => {
     const key = `cli-cancel-${tag()}`;
     stack.sandbox.setVideoOutcome({ promptIncludes: `cli-slow-${key}` }, 'succeeded', 300_000);
     const input = imageJob('https://cdn.example.com/cli/slow.jpg');
-    input.task.content = [{ type: 'text', text: `cli-slow-${key}` }, ...(input.task.content as unknown[]).slice(1)] as typeof input.task.content;
+    input.task.content = [
+      { type: 'text', text: `cli-slow-${key}` },
+      ...(input.task.content as unknown[]).slice(1),
+    ] as typeof input.task.content;
     expect((await cli(['submit', '--key', key, '--input', JSON.stringify(input)])).code).toBe(0);
     const cancelled = await cli(['cancel', key, '--wait', '--json']);
     expect(cancelled.code, cancelled.stderr).toBe(0);
@@ -96,14 +116,31 @@ describe('review-video CLI', () => {
     const t = tag();
     const rejected = `https://cdn.example.com/cli/${t}/rejected.jpg`;
     stack.sandbox.setReviewVerdict(rejected, { passed: false, errorCode: 'E9', errorMessage: 'no' });
-    const lines = [imageJob(`https://cdn.example.com/cli/${t}/0.jpg`), imageJob(rejected), { key: `cli-batch-key-${t}`, input: imageJob(`https://cdn.example.com/cli/${t}/2.jpg`) }].map((j) =>
-      JSON.stringify(j),
-    );
+    const lines = [
+      imageJob(`https://cdn.example.com/cli/${t}/0.jpg`),
+      imageJob(rejected),
+      { key: `cli-batch-key-${t}`, input: imageJob(`https://cdn.example.com/cli/${t}/2.jpg`) },
+    ].map((j) => JSON.stringify(j));
     const file = join(mkdtempSync(join(tmpdir(), 'cli-batch-')), 'jobs.jsonl');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const run = await cli(['batch', '--file', file, '--id', `cli-batch-${t}`, '--concurrency', '2', '--poll-ms', '200', '--json']);
+    const run = await cli([
+      'batch',
+      '--file',
+      file,
+      '--id',
+      `cli-batch-${t}`,
+      '--concurrency',
+      '2',
+      '--poll-ms',
+      '200',
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(1);
-    const summary = JSON.parse(run.stdout) as { total: number; counts: Record<string, number>; outcomes: Array<{ status: string }> };
+    const summary = JSON.parse(run.stdout) as {
+      total: number;
+      counts: Record<string, number>;
+      outcomes: Array<{ status: string }>;
+    };
     expect(summary.total).toBe(3);
     expect(summary.counts).toMatchObject({ succeeded: 2, failed: 1 });
     expect(summary.outcomes.map((o) => o.status)).toEqual(['succeeded', 'failed', 'succeeded']);
@@ -122,11 +159,29 @@ describe('review-video CLI', () => {
     const jobs = JSON.stringify([0, 1, 2, 3].map((i) => imageJob(`https://cdn.example.com/cli-tty/${t}/${i}.jpg`)));
     const file = join(mkdtempSync(join(tmpdir(), 'cli-tty-')), 'jobs.json');
     writeFileSync(file, jobs);
-    const command = [process.execPath, '--import', 'tsx', cliPath, 'batch', '--jobs-file', file, '--id', `cli-tty-${t}`, '--concurrency', '2', '--poll-ms', '100']
+    const command = [
+      process.execPath,
+      '--import',
+      'tsx',
+      cliPath,
+      'batch',
+      '--jobs-file',
+      file,
+      '--id',
+      `cli-tty-${t}`,
+      '--concurrency',
+      '2',
+      '--poll-ms',
+      '100',
+    ]
       .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     // `script` runs the CLI in a pseudo-terminal, as a person at a terminal would.
-    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { cwd: repoRoot, env: cliEnv(stack.taskQueue), timeout: 120_000 });
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      cwd: repoRoot,
+      env: cliEnv(stack.taskQueue),
+      timeout: 120_000,
+    });
     // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence is what is checked
     expect(stdout).toMatch(/\r\x1b\[2K\[[#-]{30}\] +\d+% \d+\/4 done/);
     expect(stdout).toContain('[##############################] 100% 4/4 done');
@@ -137,7 +192,18 @@ describe('review-video CLI', () => {
   it('schedule create, list and delete, with JSON output and exit 4 for a missing schedule', async () => {
     const id = `cli-sched-${tag()}`;
     const jobs = JSON.stringify([imageJob()]);
-    const created = await cli(['schedule', 'create', '--id', id, '--every', '1h', '--jobs', jobs, '--paused', '--json']);
+    const created = await cli([
+      'schedule',
+      'create',
+      '--id',
+      id,
+      '--every',
+      '1h',
+      '--jobs',
+      jobs,
+      '--paused',
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toEqual({ scheduleId: id, created: true });
     const duplicate = await cli(['schedule', 'create', '--id', id, '--cron', '0 3 * * *', '--jobs', jobs]);

@@ -54,17 +54,25 @@ describe('startReviewThenGenerate', () => {
     const businessKey = key('invalid');
     const input = imageJob('ftp://cdn.example.com/client/bad.jpg');
     (input.task as Record<string, unknown>).callback_url = 'https://evil.example.com/cb';
-    const err = await startReviewThenGenerate(client, { businessKey, input, taskQueue: stack.taskQueue }).catch((e: unknown) => e);
+    const err = await startReviewThenGenerate(client, { businessKey, input, taskQueue: stack.taskQueue }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InvalidJobInputError);
     const fields = (err as InvalidJobInputError).problems.map((p) => p.field);
     expect(fields).toContain('input.task.callback_url');
     expect(fields.some((f) => f.startsWith('input.task.content'))).toBe(true);
     await expect(client.workflow.getHandle(businessKey).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
-    const badKey = await startReviewThenGenerate(client, { businessKey: 'has spaces in it', input: imageJob(), taskQueue: stack.taskQueue }).catch((e: unknown) => e);
+    const badKey = await startReviewThenGenerate(client, {
+      businessKey: 'has spaces in it',
+      input: imageJob(),
+      taskQueue: stack.taskQueue,
+    }).catch((e: unknown) => e);
     expect(badKey).toBeInstanceOf(InvalidJobInputError);
     expect((badKey as InvalidJobInputError).problems[0]!.field).toBe('businessKey');
-    await expect(client.workflow.getHandle('has spaces in it').describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(client.workflow.getHandle('has spaces in it').describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
     expect(stack.sandbox.requests()).toHaveLength(0);
   });
 
@@ -74,9 +82,16 @@ describe('startReviewThenGenerate', () => {
     const businessKey = key('rounds');
     const input = imageJob('data:image/png;base64,AAAA');
     Object.assign(input.task, { ratio: '16/9', duration: 0 });
-    Object.assign(input, { review: { urls: ['https://cdn.example.com/client/a.txt'], groupId: 'g1', groupSource: 'celebrity' }, callbacks: 'yes' });
+    Object.assign(input, {
+      review: { urls: ['https://cdn.example.com/client/a.txt'], groupId: 'g1', groupSource: 'celebrity' },
+      callbacks: 'yes',
+    });
     input.timing = { ...input.timing, pollEveryMs: 1 } as typeof input.timing;
-    const err = await startReviewThenGenerate(client, { businessKey: 'has spaces', input, taskQueue: stack.taskQueue }).catch((e: unknown) => e);
+    const err = await startReviewThenGenerate(client, {
+      businessKey: 'has spaces',
+      input,
+      taskQueue: stack.taskQueue,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidJobInputError);
     expect((err as InvalidJobInputError).problems.map((p) => p.field)).toEqual([
       'businessKey',
@@ -95,11 +110,17 @@ describe('startReviewThenGenerate', () => {
   it('refuses the same key with a different input, leaving the existing run alone', async () => {
     const client = await testClient();
     const businessKey = key('conflict');
-    const first = await startReviewThenGenerate(client, { businessKey, input: imageJob('https://cdn.example.com/client/one.jpg'), taskQueue: stack.taskQueue });
+    const first = await startReviewThenGenerate(client, {
+      businessKey,
+      input: imageJob('https://cdn.example.com/client/one.jpg'),
+      taskQueue: stack.taskQueue,
+    });
     started.push(first);
-    const err = await startReviewThenGenerate(client, { businessKey, input: imageJob('https://cdn.example.com/client/two.jpg'), taskQueue: stack.taskQueue }).catch(
-      (e: unknown) => e,
-    );
+    const err = await startReviewThenGenerate(client, {
+      businessKey,
+      input: imageJob('https://cdn.example.com/client/two.jpg'),
+      taskQueue: stack.taskQueue,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BusinessKeyConflictError);
     expect((err as BusinessKeyConflictError).runId).toBe(first.runId);
     expect((await first.result()).state).toBe('succeeded');
@@ -108,7 +129,11 @@ describe('startReviewThenGenerate', () => {
   it('returns a failed run by default, and starts a new run for it only with retryFailed', async () => {
     const client = await testClient();
     const url = 'https://cdn.example.com/client/rejected-once.jpg';
-    stack.sandbox.setReviewVerdict(url, { passed: false, errorCode: 'E_FACE', errorMessage: 'a real person was detected' });
+    stack.sandbox.setReviewVerdict(url, {
+      passed: false,
+      errorCode: 'E_FACE',
+      errorMessage: 'a real person was detected',
+    });
     const businessKey = key('retry');
     const input = imageJob(url);
     const first = await startReviewThenGenerate(client, { businessKey, input, taskQueue: stack.taskQueue });
@@ -120,12 +145,22 @@ describe('startReviewThenGenerate', () => {
     expect(again).toMatchObject({ existing: true, runId: first.runId });
 
     stack.sandbox.setReviewVerdict(url, { passed: true });
-    const retried = await startReviewThenGenerate(client, { businessKey, input, taskQueue: stack.taskQueue, retryFailed: true });
+    const retried = await startReviewThenGenerate(client, {
+      businessKey,
+      input,
+      taskQueue: stack.taskQueue,
+      retryFailed: true,
+    });
     expect(retried.existing).toBe(false);
     expect(retried.runId).not.toBe(first.runId);
     expect((await retried.result()).state).toBe('succeeded');
     // Completed now: even retryFailed returns it instead of running the job again.
-    const after = await startReviewThenGenerate(client, { businessKey, input, taskQueue: stack.taskQueue, retryFailed: true });
+    const after = await startReviewThenGenerate(client, {
+      businessKey,
+      input,
+      taskQueue: stack.taskQueue,
+      retryFailed: true,
+    });
     expect(after).toMatchObject({ existing: true, runId: retried.runId });
   });
 
@@ -134,10 +169,22 @@ describe('startReviewThenGenerate', () => {
     stack.sandbox.reset();
     stack.sandbox.setVideoOutcome({ promptIncludes: 'very slow' }, 'succeeded', 120_000);
     const input = imageJob('https://cdn.example.com/client/slow.jpg');
-    input.task.content = [{ type: 'text', text: 'a very slow sunrise' }, ...(input.task.content as unknown[]).slice(1)] as typeof input.task.content;
-    const job = await startReviewThenGenerate(client, { businessKey: key('cancel'), input, taskQueue: stack.taskQueue });
+    input.task.content = [
+      { type: 'text', text: 'a very slow sunrise' },
+      ...(input.task.content as unknown[]).slice(1),
+    ] as typeof input.task.content;
+    const job = await startReviewThenGenerate(client, {
+      businessKey: key('cancel'),
+      input,
+      taskQueue: stack.taskQueue,
+    });
     started.push(job);
-    const generating = await waitFor('stage generating', () => job.progress(), (p) => p.stage === 'generating' && p.taskId !== undefined, 60_000);
+    const generating = await waitFor(
+      'stage generating',
+      () => job.progress(),
+      (p) => p.stage === 'generating' && p.taskId !== undefined,
+      60_000,
+    );
     await job.cancel();
     await expect(job.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     const progress = await job.progress();

@@ -25,47 +25,76 @@ afterAll(async () => stack.stop());
 /** That command, with this test's server, task queue and id. */
 function readmeCommand(workflowId: string, taskQueue: string): string[] {
   return [
-    'workflow', 'start',
-    '--address', temporalAddress(),
-    '--namespace', inject('temporalNamespace'),
-    '--type', 'ReviewThenGenerate',
-    '--task-queue', taskQueue,
-    '--workflow-id', workflowId,
-    '--id-conflict-policy', 'UseExisting',
-    '--id-reuse-policy', 'RejectDuplicate',
-    '--search-attribute', 'ReviewStage="queued"',
-    '--search-attribute', 'VideoModel="video-model-1"',
-    '--static-summary', 'video-model-1 · 1 media · "A golden retriever runs along the beach at sunset…"',
-    '--input', readmeJson,
+    'workflow',
+    'start',
+    '--address',
+    temporalAddress(),
+    '--namespace',
+    inject('temporalNamespace'),
+    '--type',
+    'ReviewThenGenerate',
+    '--task-queue',
+    taskQueue,
+    '--workflow-id',
+    workflowId,
+    '--id-conflict-policy',
+    'UseExisting',
+    '--id-reuse-policy',
+    'RejectDuplicate',
+    '--search-attribute',
+    'ReviewStage="queued"',
+    '--search-attribute',
+    'VideoModel="video-model-1"',
+    '--static-summary',
+    'video-model-1 · 1 media · "A golden retriever runs along the beach at sunset…"',
+    '--input',
+    readmeJson,
   ];
 }
 
 describe('temporal workflow start (real Temporal CLI)', () => {
-  it("completes a job from the documented JSON, and a repeated start returns the same run", async () => {
+  it('completes a job from the documented JSON, and a repeated start returns the same run', async () => {
     const cli = locateTemporalCli();
     expect(cli.path, 'the Temporal CLI binary (node scripts/temporal-cli.mjs installs it)').toBeTruthy();
     stack.sandbox.reset();
     const workflowId = `order-${randomUUID()}`;
-    const first = await run(cli.path!, [...readmeCommand(workflowId, stack.taskQueue), '--output', 'json'], { timeout: 60_000 });
+    const first = await run(cli.path!, [...readmeCommand(workflowId, stack.taskQueue), '--output', 'json'], {
+      timeout: 60_000,
+    });
     const started = JSON.parse(first.stdout) as { workflowId: string; runId: string };
     expect(started.workflowId).toBe(workflowId);
 
-    const again = await run(cli.path!, [...readmeCommand(workflowId, stack.taskQueue), '--output', 'json'], { timeout: 60_000 });
+    const again = await run(cli.path!, [...readmeCommand(workflowId, stack.taskQueue), '--output', 'json'], {
+      timeout: 60_000,
+    });
     expect((JSON.parse(again.stdout) as { runId: string }).runId).toBe(started.runId);
 
     const client = await testClient();
     const result = (await client.workflow.getHandle(workflowId).result()) as ReviewThenGenerateResult;
     expect(result.state).toBe('succeeded');
     expect(result.assets[0]!.assetUrl).toMatch(/^Asset:\/\//);
-    expect(countOps(stack.sandbox)).toEqual({ 'review.submitAsync': 1, 'review.query': 1, 'video.create': 1, 'video.get': 1 });
+    expect(countOps(stack.sandbox)).toEqual({
+      'review.submitAsync': 1,
+      'review.query': 1,
+      'video.create': 1,
+      'video.get': 1,
+    });
 
     // Started with ReviewStage set, the run keeps its search attributes up to date.
     const d = await describeRun(client, workflowId);
-    expect(d.searchAttributes).toMatchObject({ ReviewStage: 'succeeded', VideoModel: 'video-model-1', VideoTaskId: result.taskId });
+    expect(d.searchAttributes).toMatchObject({
+      ReviewStage: 'succeeded',
+      VideoModel: 'video-model-1',
+      VideoTaskId: result.taskId,
+    });
     expect(d.staticSummary).toContain('video-model-1');
 
     // `temporal workflow result` prints the same result.
-    const printed = await run(cli.path!, ['workflow', 'result', '--address', temporalAddress(), '--workflow-id', workflowId, '--output', 'json'], { timeout: 60_000 });
+    const printed = await run(
+      cli.path!,
+      ['workflow', 'result', '--address', temporalAddress(), '--workflow-id', workflowId, '--output', 'json'],
+      { timeout: 60_000 },
+    );
     expect(printed.stdout).toContain(result.taskId);
   });
 });

@@ -2,7 +2,13 @@
 // each search attribute finds the right runs, and describe shows the summary, details and current details.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, listRuns, reviewJobQuery, startReviewThenGenerate, type ReviewJobHandle } from '../../src/client/index.js';
+import {
+  describeRun,
+  listRuns,
+  reviewJobQuery,
+  startReviewThenGenerate,
+  type ReviewJobHandle,
+} from '../../src/client/index.js';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { waitFor, waitForList } from '../support/visibility.js';
@@ -26,8 +32,16 @@ beforeAll(async () => {
     input.task.model = model;
     return input;
   };
-  done = await startReviewThenGenerate(client, { businessKey: `vis-done-${tag}`, input: job(modelA, 'https://cdn.example.com/vis/a.jpg'), taskQueue: stack.taskQueue });
-  slow = await startReviewThenGenerate(client, { businessKey: `vis-slow-${tag}`, input: job(modelB, 'https://cdn.example.com/vis/b.jpg'), taskQueue: stack.taskQueue });
+  done = await startReviewThenGenerate(client, {
+    businessKey: `vis-done-${tag}`,
+    input: job(modelA, 'https://cdn.example.com/vis/a.jpg'),
+    taskQueue: stack.taskQueue,
+  });
+  slow = await startReviewThenGenerate(client, {
+    businessKey: `vis-slow-${tag}`,
+    input: job(modelB, 'https://cdn.example.com/vis/b.jpg'),
+    taskQueue: stack.taskQueue,
+  });
   batched = await startReviewThenGenerate(client, {
     businessKey: `vis-batched-${tag}`,
     input: job(modelA, 'https://cdn.example.com/vis/c.jpg', { batchId }),
@@ -35,7 +49,12 @@ beforeAll(async () => {
   });
   await done.result();
   await batched.result();
-  await waitFor('slow job generating', () => slow.progress(), (p) => p.stage === 'generating', 60_000);
+  await waitFor(
+    'slow job generating',
+    () => slow.progress(),
+    (p) => p.stage === 'generating',
+    60_000,
+  );
 });
 afterAll(async () => {
   await slow?.cancel().catch(() => undefined);
@@ -58,21 +77,31 @@ describe('search attributes and list filters', () => {
     const client = await testClient();
     const result = await done.result();
     expect(await waitForList(client, `VideoModel="${modelB}"`, (ids) => ids.length === 1)).toEqual([slow.workflowId]);
-    expect((await waitForList(client, `VideoModel="${modelA}"`, (ids) => ids.length === 2)).sort()).toEqual([batched.workflowId, done.workflowId].sort());
-    expect(await waitForList(client, `ReviewTaskIds="${result.reviewTaskIds[0]}"`, (ids) => ids.length === 1)).toEqual([done.workflowId]);
-    expect(await waitForList(client, `VideoTaskId="${result.taskId}"`, (ids) => ids.length === 1)).toEqual([done.workflowId]);
+    expect((await waitForList(client, `VideoModel="${modelA}"`, (ids) => ids.length === 2)).sort()).toEqual(
+      [batched.workflowId, done.workflowId].sort(),
+    );
+    expect(await waitForList(client, `ReviewTaskIds="${result.reviewTaskIds[0]}"`, (ids) => ids.length === 1)).toEqual([
+      done.workflowId,
+    ]);
+    expect(await waitForList(client, `VideoTaskId="${result.taskId}"`, (ids) => ids.length === 1)).toEqual([
+      done.workflowId,
+    ]);
     expect(await waitForList(client, `BatchId="${batchId}"`, (ids) => ids.length === 1)).toEqual([batched.workflowId]);
     // The same filters through the helper, combined.
     const listed = await listRuns(client, { stage: 'generating', model: modelB });
     expect(listed.map((r) => r.workflowId)).toEqual([slow.workflowId]);
     expect(listed[0]!.searchAttributes).toMatchObject({ ReviewStage: 'generating', VideoModel: modelB });
-    expect(reviewJobQuery({ stage: 'generating', batchId: 'b1' })).toBe('WorkflowType="ReviewThenGenerate" AND ReviewStage="generating" AND BatchId="b1"');
+    expect(reviewJobQuery({ stage: 'generating', batchId: 'b1' })).toBe(
+      'WorkflowType="ReviewThenGenerate" AND ReviewStage="generating" AND BatchId="b1"',
+    );
   });
 
   it('describe shows the static summary and details, the current details and the search attributes', async () => {
     const client = await testClient();
     const d = await describeRun(client, slow.workflowId);
-    console.log(`describe ${d.workflowId}:\n  summary: ${d.staticSummary}\n  current details: ${d.currentDetails?.replace(/\n\n/g, ' | ')}`);
+    console.log(
+      `describe ${d.workflowId}:\n  summary: ${d.staticSummary}\n  current details: ${d.currentDetails?.replace(/\n\n/g, ' | ')}`,
+    );
     expect(d.status).toBe('RUNNING');
     expect(d.staticSummary).toBe(`${modelB} · 1 media · "A person walks along the beach at sunset"`);
     expect(d.staticDetails).toContain(`**Model:** ${modelB} · 16:9 · 5 s · 720p`);
@@ -96,7 +125,8 @@ describe('search attributes and list filters', () => {
       const d = await describeRun(client, h.workflowId);
       expect(Object.keys(d.memo)).toEqual(['inputSha256']);
       const visible = JSON.stringify([d.memo, d.staticSummary, d.staticDetails, d.currentDetails, d.searchAttributes]);
-      for (const secret of [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]) expect(visible).not.toContain(secret);
+      for (const secret of [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret])
+        expect(visible).not.toContain(secret);
       expect(visible).not.toContain('cdn.example.com');
       expect(visible).not.toContain('/callbacks/');
     }

@@ -44,16 +44,22 @@ describe('rtgCreateGatewayTask', () => {
     env.on('heartbeat', (d: unknown) => beats.push(d));
     const created = await run(env, acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', body: { prompt: 'p' } });
     expect(created).toMatchObject({ taskId: expect.any(String), state: 'submitted', reading: 'pending' });
-    expect(beats).toEqual([expect.objectContaining({ taskId: created.taskId, record: expect.objectContaining({ state: 'submitted' }) })]);
+    expect(beats).toEqual([
+      expect.objectContaining({ taskId: created.taskId, record: expect.objectContaining({ state: 'submitted' }) }),
+    ]);
 
     const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
-    expect(await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', body: { prompt: 'p' } })).toMatchObject({ taskId: created.taskId, reading: 'pending' });
+    expect(await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', body: { prompt: 'p' } })).toMatchObject(
+      { taskId: created.taskId, reading: 'pending' },
+    );
     expect(sb.requests()).toHaveLength(1);
   });
 
   it('a retried attempt whose predecessor left no answer is CreateAmbiguous, not a second create', async () => {
     const env = new MockActivityEnvironment({ attempt: 2 });
-    const f = await activityFailure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const f = await activityFailure(
+      run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }),
+    );
     expect(f.type).toBe('CreateAmbiguous');
     expect(f.nonRetryable).toBe(true);
     expect(sb.requests()).toHaveLength(0);
@@ -64,14 +70,20 @@ describe('rtgCreateGatewayTask', () => {
     const env = new MockActivityEnvironment();
     const beats: unknown[] = [];
     env.on('heartbeat', (d: unknown) => beats.push(d));
-    const f = await activityFailure(run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const f = await activityFailure(
+      run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }),
+    );
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
     expect(beats).toEqual([{ notCreated: true }]);
     const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
-    expect((await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } })).taskId).toMatch(/^video_/);
+    expect(
+      (await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } })).taskId,
+    ).toMatch(/^video_/);
 
     sb.addFault({ operation: 'other', fault: { type: 'status', status: 200, body: { accepted: true }, commit: true } });
-    const noId = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }));
+    const noId = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }),
+    );
     expect(noId.type).toBe('CreateAmbiguous');
     expect(noId.message).toContain('no task id');
     expect(noId.details?.[0]).toMatchObject({ body: { accepted: true } });
@@ -81,13 +93,21 @@ describe('rtgCreateGatewayTask', () => {
     const createOnly = new VideoClient(cfg({ vendorBQueryPath: false }));
     try {
       const a = createGatewayActivities({ video: createOnly });
-      const f = await activityFailure(run(new MockActivityEnvironment(), a.rtgCreateGatewayTask, { entryPoint: 'vendorB', body: { prompt: 'p' } }));
+      const f = await activityFailure(
+        run(new MockActivityEnvironment(), a.rtgCreateGatewayTask, { entryPoint: 'vendorB', body: { prompt: 'p' } }),
+      );
       expect(f).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
       expect(f.message).toContain('create only');
     } finally {
       await createOnly.close();
     }
-    const kind = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'vendorA', queryKind: 'sideways', body: { prompt: 'p' } }));
+    const kind = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, {
+        entryPoint: 'vendorA',
+        queryKind: 'sideways',
+        body: { prompt: 'p' },
+      }),
+    );
     expect(kind.type).toBe('InvalidInput');
     expect(sb.requests()).toHaveLength(0);
   });
@@ -96,12 +116,25 @@ describe('rtgCreateGatewayTask', () => {
 describe('rtgQueryGatewayTask', () => {
   it('polling: not final and unchanged is a benign retryable failure with the cadence as delay; a change is returned', async () => {
     sb.setVideoOutcome({ promptIncludes: 'slow' }, 'succeeded', 20_000);
-    const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'unifiedVideo', body: { prompt: 'slow' } });
+    const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, {
+      entryPoint: 'unifiedVideo',
+      body: { prompt: 'slow' },
+    });
     const base = { entryPoint: 'unifiedVideo' as const, taskId, minIntervalMs: 0, cadenceMs: 700, untilFinal: true };
-    const f = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'queued' }));
-    expect(f).toMatchObject({ type: 'NotFinalYet', nonRetryable: false, nextRetryDelay: 700, category: ApplicationFailureCategory.BENIGN });
+    const f = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'queued' }),
+    );
+    expect(f).toMatchObject({
+      type: 'NotFinalYet',
+      nonRetryable: false,
+      nextRetryDelay: 700,
+      category: ApplicationFailureCategory.BENIGN,
+    });
 
-    const changed = await run(new MockActivityEnvironment({ attempt: 3 }), acts.rtgQueryGatewayTask, { ...base, returnOnChangeFrom: 'in_progress' });
+    const changed = await run(new MockActivityEnvironment({ attempt: 3 }), acts.rtgQueryGatewayTask, {
+      ...base,
+      returnOnChangeFrom: 'in_progress',
+    });
     expect(changed).toMatchObject({ taskId, state: 'queued', reading: 'pending', final: false, queries: 3 });
 
     const single = await run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { ...base, untilFinal: false });
@@ -109,35 +142,68 @@ describe('rtgQueryGatewayTask', () => {
   });
 
   it('a Retry-After sets the next delay, never below the minimum interval; a 404 is final', async () => {
-    const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, { entryPoint: 'aigcImages', body: { prompt: 'p' } });
+    const { taskId } = await run(new MockActivityEnvironment(), acts.rtgCreateGatewayTask, {
+      entryPoint: 'aigcImages',
+      body: { prompt: 'p' },
+    });
     sb.addFault({ operation: 'other', match: { taskId }, fault: { type: 'status', status: 429, retryAfter: '1' } });
-    const limited = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId, minIntervalMs: 1_500, untilFinal: true }));
+    const limited = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, {
+        entryPoint: 'aigcImages',
+        taskId,
+        minIntervalMs: 1_500,
+        untilFinal: true,
+      }),
+    );
     expect(limited).toMatchObject({ type: 'TransientServiceError', nextRetryDelay: 1_500 });
 
-    const missing = await activityFailure(run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, { entryPoint: 'aigcImages', taskId: 'nope', minIntervalMs: 0, untilFinal: true }));
+    const missing = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgQueryGatewayTask, {
+        entryPoint: 'aigcImages',
+        taskId: 'nope',
+        minIntervalMs: 0,
+        untilFinal: true,
+      }),
+    );
     expect(missing).toMatchObject({ type: 'GenerationFailed', nonRetryable: true });
   });
 });
 
 describe('rtgCallGateway', () => {
   it('returns the answer whole; translates 400, 401 and validation like the native activities', async () => {
-    const ok = await run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: { prompt: 'a kite' } });
-    expect(ok).toMatchObject({ endpoint: 'imagesGenerations', status: 200, body: { data: [{ url: expect.any(String) }] } });
+    const ok = await run(new MockActivityEnvironment(), acts.rtgCallGateway, {
+      endpoint: 'imagesGenerations',
+      body: { prompt: 'a kite' },
+    });
+    expect(ok).toMatchObject({
+      endpoint: 'imagesGenerations',
+      status: 200,
+      body: { data: [{ url: expect.any(String) }] },
+    });
 
-    const rejected = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: {} }));
+    const rejected = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'imagesGenerations', body: {} }),
+    );
     expect(rejected).toMatchObject({ type: 'VideoRequestRejected', nonRetryable: true });
     expect(rejected.details?.[0]).toMatchObject({ status: 400, operation: 'video.gateway.imagesGenerations' });
 
     const wrongKey = new VideoClient({ ...cfg(), apiKey: 'sk-wrong' });
     try {
-      const unauthorized = await activityFailure(run(new MockActivityEnvironment(), createGatewayActivities({ video: wrongKey }).rtgCallGateway, { endpoint: 'responses', body: { model: 'm' } }));
+      const unauthorized = await activityFailure(
+        run(new MockActivityEnvironment(), createGatewayActivities({ video: wrongKey }).rtgCallGateway, {
+          endpoint: 'responses',
+          body: { model: 'm' },
+        }),
+      );
       expect(unauthorized.type).toBe('Unauthorized');
     } finally {
       await wrongKey.close();
     }
 
     const before = sb.requests().length;
-    const invalid = await activityFailure(run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'nowhere' as never, body: {} }));
+    const invalid = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgCallGateway, { endpoint: 'nowhere' as never, body: {} }),
+    );
     expect(invalid.type).toBe('InvalidInput');
     expect(sb.requests().length).toBe(before);
   });

@@ -2,24 +2,57 @@
 // next; a state nobody listed is unknown (never final); every entry point's query path exists.
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ENDPOINTS } from '../../src/model/video/gateway-endpoints.js';
-import { GATEWAY_TASK_ENTRY_POINTS, queryEndpointOf, readGatewayTask, TASK_ADAPTERS } from '../../src/model/video/gateway-adapters.js';
+import {
+  GATEWAY_TASK_ENTRY_POINTS,
+  queryEndpointOf,
+  readGatewayTask,
+  TASK_ADAPTERS,
+} from '../../src/model/video/gateway-adapters.js';
 
 describe('readGatewayTask', () => {
   it('reads each entry point in the shape of the public API of its path', () => {
-    expect(readGatewayTask('unifiedVideo', { task_id: 't1', status: 'succeeded', url: 'https://x/v.mp4' })).toMatchObject({ taskId: 't1', reading: 'succeeded', final: true, url: 'https://x/v.mp4' });
     expect(
-      readGatewayTask('vendorA', { code: 0, data: { task_id: '842250903629086785', task_status: 'succeed', task_result: { videos: [{ url: 'https://x/a.mp4' }] } } }),
+      readGatewayTask('unifiedVideo', { task_id: 't1', status: 'succeeded', url: 'https://x/v.mp4' }),
+    ).toMatchObject({ taskId: 't1', reading: 'succeeded', final: true, url: 'https://x/v.mp4' });
+    expect(
+      readGatewayTask('vendorA', {
+        code: 0,
+        data: {
+          task_id: '842250903629086785',
+          task_status: 'succeed',
+          task_result: { videos: [{ url: 'https://x/a.mp4' }] },
+        },
+      }),
     ).toMatchObject({ taskId: '842250903629086785', state: 'succeed', reading: 'succeeded', url: 'https://x/a.mp4' });
-    expect(readGatewayTask('vendorA', { data: { task_id: 'a', task_status: 'failed', task_status_msg: 'content policy' } })).toMatchObject({
+    expect(
+      readGatewayTask('vendorA', { data: { task_id: 'a', task_status: 'failed', task_status_msg: 'content policy' } }),
+    ).toMatchObject({
       reading: 'failed',
       final: true,
       error: { message: 'content policy' },
     });
-    expect(readGatewayTask('vendorB', { task_id: 'b', state: 'created' })).toMatchObject({ taskId: 'b', reading: 'pending', final: false });
-    expect(readGatewayTask('vendorB', { id: 'b', state: 'failed', err_code: 'AuditSubmitIllegal' })).toMatchObject({ reading: 'failed', error: { code: 'AuditSubmitIllegal' } });
-    expect(readGatewayTask('videos', { id: 'video_1', object: 'video', status: 'in_progress' })).toMatchObject({ taskId: 'video_1', reading: 'pending' });
-    expect(readGatewayTask('videos', { id: 'video_1', status: 'failed', error: { code: 'moderation', message: 'blocked' } })).toMatchObject({ error: { code: 'moderation', message: 'blocked' } });
-    expect(readGatewayTask('aigcImages', { code: 'success', data: { task_id: 'i1', status: 'SUCCESS', images: [{ url: 'https://x/i.png' }] } })).toMatchObject({
+    expect(readGatewayTask('vendorB', { task_id: 'b', state: 'created' })).toMatchObject({
+      taskId: 'b',
+      reading: 'pending',
+      final: false,
+    });
+    expect(readGatewayTask('vendorB', { id: 'b', state: 'failed', err_code: 'AuditSubmitIllegal' })).toMatchObject({
+      reading: 'failed',
+      error: { code: 'AuditSubmitIllegal' },
+    });
+    expect(readGatewayTask('videos', { id: 'video_1', object: 'video', status: 'in_progress' })).toMatchObject({
+      taskId: 'video_1',
+      reading: 'pending',
+    });
+    expect(
+      readGatewayTask('videos', { id: 'video_1', status: 'failed', error: { code: 'moderation', message: 'blocked' } }),
+    ).toMatchObject({ error: { code: 'moderation', message: 'blocked' } });
+    expect(
+      readGatewayTask('aigcImages', {
+        code: 'success',
+        data: { task_id: 'i1', status: 'SUCCESS', images: [{ url: 'https://x/i.png' }] },
+      }),
+    ).toMatchObject({
       taskId: 'i1',
       reading: 'succeeded',
       url: 'https://x/i.png',
@@ -28,16 +61,29 @@ describe('readGatewayTask', () => {
 
   it('falls back to common wrappings, case and separators', () => {
     // A gateway that wraps vendor A in its own unified task object.
-    expect(readGatewayTask('vendorA', { code: 'success', data: { task_id: '9', status: 'IN_PROGRESS', progress: '40%' } })).toMatchObject({ taskId: '9', state: 'IN_PROGRESS', reading: 'pending' });
-    expect(readGatewayTask('unifiedVideo', { data: { id: 7, state: 'Completed' } })).toMatchObject({ taskId: '7', reading: 'succeeded' });
+    expect(
+      readGatewayTask('vendorA', { code: 'success', data: { task_id: '9', status: 'IN_PROGRESS', progress: '40%' } }),
+    ).toMatchObject({ taskId: '9', state: 'IN_PROGRESS', reading: 'pending' });
+    expect(readGatewayTask('unifiedVideo', { data: { id: 7, state: 'Completed' } })).toMatchObject({
+      taskId: '7',
+      reading: 'succeeded',
+    });
     expect(readGatewayTask('videos', { id: 'v', status: 'in-progress' }).reading).toBe('pending');
     expect(readGatewayTask('unifiedVideo', { task_id: 'c', status: 'canceled' }).reading).toBe('cancelled');
     expect(readGatewayTask('unifiedVideo', { task_id: 'e', status: 'expired' }).reading).toBe('expired');
   });
 
   it('an unknown or missing state is unknown, never final; junk never throws', () => {
-    expect(readGatewayTask('vendorA', { data: { task_id: 'a', task_status: 'moderating' } })).toMatchObject({ state: 'moderating', reading: 'unknown', final: false });
-    expect(readGatewayTask('videos', { id: 'v' })).toMatchObject({ state: undefined, reading: 'unknown', final: false });
+    expect(readGatewayTask('vendorA', { data: { task_id: 'a', task_status: 'moderating' } })).toMatchObject({
+      state: 'moderating',
+      reading: 'unknown',
+      final: false,
+    });
+    expect(readGatewayTask('videos', { id: 'v' })).toMatchObject({
+      state: undefined,
+      reading: 'unknown',
+      final: false,
+    });
     for (const junk of [undefined, null, 'text', 42, [], { data: [] }, { status: { nested: true } }]) {
       expect(readGatewayTask('aigcImages', junk).final).toBe(false);
     }

@@ -9,7 +9,11 @@ import { ServiceError } from '../../src/services/errors.js';
 import { RequestValidationError } from '../../src/model/validation.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayResponse } from '../../src/services/video/gateway.js';
-import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS, type GatewayEndpointName } from '../../src/model/video/gateway-endpoints.js';
+import {
+  GATEWAY_ENDPOINT_NAMES,
+  GATEWAY_ENDPOINTS,
+  type GatewayEndpointName,
+} from '../../src/model/video/gateway-endpoints.js';
 
 let sb: Sandbox;
 let video: VideoClient;
@@ -90,7 +94,11 @@ const syncCases: SyncCase[] = [
   {
     name: 'messages',
     path: '/v1/messages',
-    call: (v) => v.messages({ model: 'text-model-1', max_tokens: 64, messages: [{ role: 'user', content: 'hello gateway' }] }, { checkWellKnown: true }),
+    call: (v) =>
+      v.messages(
+        { model: 'text-model-1', max_tokens: 64, messages: [{ role: 'user', content: 'hello gateway' }] },
+        { checkWellKnown: true },
+      ),
     check: (b) => expect(b).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn' }),
   },
   {
@@ -102,7 +110,8 @@ const syncCases: SyncCase[] = [
   {
     name: 'imagesEdits',
     path: '/v1/images/edits',
-    call: (v) => v.imagesEdits({ prompt: 'make it blue', image: 'https://cdn.example.com/kite.png' }, { checkWellKnown: true }),
+    call: (v) =>
+      v.imagesEdits({ prompt: 'make it blue', image: 'https://cdn.example.com/kite.png' }, { checkWellKnown: true }),
     check: (b) => expect(b.data).toHaveLength(1),
   },
   {
@@ -124,7 +133,11 @@ interface AsyncCase {
   createPath: string;
   createCall: (prompt: string) => Promise<GatewayResponse>;
   idOf: (body: Record<string, unknown>) => string;
-  queries: Array<{ name: GatewayEndpointName; path: (id: string) => string; call: (id: string) => Promise<GatewayResponse> }>;
+  queries: Array<{
+    name: GatewayEndpointName;
+    path: (id: string) => string;
+    call: (id: string) => Promise<GatewayResponse>;
+  }>;
 }
 
 const data = (b: Record<string, unknown>) => b.data as Record<string, unknown>;
@@ -135,7 +148,13 @@ const asyncCases: AsyncCase[] = [
     createPath: '/v1/video/generations',
     createCall: (prompt) => video.createVideoGeneration({ model: 'video-model-1', prompt }),
     idOf: (b) => b.task_id as string,
-    queries: [{ name: 'videoGenerationsGet', path: (id) => `/v1/video/generations/${id}`, call: (id) => video.getVideoGeneration(id) }],
+    queries: [
+      {
+        name: 'videoGenerationsGet',
+        path: (id) => `/v1/video/generations/${id}`,
+        call: (id) => video.getVideoGeneration(id),
+      },
+    ],
   },
   {
     create: 'vendorAText2Video',
@@ -143,9 +162,21 @@ const asyncCases: AsyncCase[] = [
     createCall: (prompt) => video.createVendorAText2Video({ model_name: 'vendor-a-v1', prompt }),
     idOf: (b) => data(b).task_id as string,
     queries: [
-      { name: 'vendorAText2VideoGet', path: (id) => `/video-a/v1/videos/text2video/${id}`, call: (id) => video.getVendorAText2Video(id) },
-      { name: 'vendorAImage2VideoGet', path: (id) => `/video-a/v1/videos/image2video/${id}`, call: (id) => video.getVendorAImage2Video(id) },
-      { name: 'vendorAOmniVideoGet', path: (id) => `/video-a/v1/videos/omni-video/${id}`, call: (id) => video.getVendorAOmniVideo(id) },
+      {
+        name: 'vendorAText2VideoGet',
+        path: (id) => `/video-a/v1/videos/text2video/${id}`,
+        call: (id) => video.getVendorAText2Video(id),
+      },
+      {
+        name: 'vendorAImage2VideoGet',
+        path: (id) => `/video-a/v1/videos/image2video/${id}`,
+        call: (id) => video.getVendorAImage2Video(id),
+      },
+      {
+        name: 'vendorAOmniVideoGet',
+        path: (id) => `/video-a/v1/videos/omni-video/${id}`,
+        call: (id) => video.getVendorAOmniVideo(id),
+      },
     ],
   },
   {
@@ -153,7 +184,13 @@ const asyncCases: AsyncCase[] = [
     createPath: '/video-b/ent/v2/text2video',
     createCall: (prompt) => video.createVendorBText2Video({ model: 'vendor-b-2', prompt }),
     idOf: (b) => b.task_id as string,
-    queries: [{ name: 'vendorBTaskGet', path: (id) => `/video-b/ent/v2/tasks/${id}/creations`, call: (id) => video.getVendorBTask(id) }],
+    queries: [
+      {
+        name: 'vendorBTaskGet',
+        path: (id) => `/video-b/ent/v2/tasks/${id}/creations`,
+        call: (id) => video.getVendorBTask(id),
+      },
+    ],
   },
   {
     create: 'videos',
@@ -167,12 +204,21 @@ const asyncCases: AsyncCase[] = [
     createPath: '/v1/aigc-images/generations',
     createCall: (prompt) => video.createAigcImage({ prompt }),
     idOf: (b) => data(b).task_id as string,
-    queries: [{ name: 'aigcImagesGet', path: (id) => `/v1/aigc-images/generations/${id}`, call: (id) => video.getAigcImage(id) }],
+    queries: [
+      {
+        name: 'aigcImagesGet',
+        path: (id) => `/v1/aigc-images/generations/${id}`,
+        call: (id) => video.getAigcImage(id),
+      },
+    ],
   },
 ];
 
 it('every entry point of the table has a case here', () => {
-  const covered = [...syncCases.map((c) => c.name), ...asyncCases.flatMap((c) => [c.create, ...c.queries.map((q) => q.name)])];
+  const covered = [
+    ...syncCases.map((c) => c.name),
+    ...asyncCases.flatMap((c) => [c.create, ...c.queries.map((q) => q.name)]),
+  ];
   expect(new Set(covered)).toEqual(new Set(GATEWAY_ENDPOINT_NAMES));
 });
 
@@ -235,17 +281,20 @@ describe.each(asyncCases)('$create', (c) => {
     }
   });
 
-  it.each(c.queries.map((q) => q.name))('%s: an id with / ? # : and a percent sign stays in its segment (404, decoded id seen by the service)', async (name) => {
-    const q = c.queries.find((x) => x.name === name)!;
-    const id = 'x/../../v1/chat/completions?a=1#frag:%zz';
-    const err = await caught(q.call(id));
-    expect(err).toBeInstanceOf(ServiceError);
-    expect((err as ServiceError).status).toBe(404);
-    const entry = onlyRequest();
-    expect(entry.path).toBe(q.path(encodeURIComponent(id)));
-    expect(entry.path).not.toContain('?');
-    expect(entry.taskId).toBe(id);
-  });
+  it.each(c.queries.map((q) => q.name))(
+    '%s: an id with / ? # : and a percent sign stays in its segment (404, decoded id seen by the service)',
+    async (name) => {
+      const q = c.queries.find((x) => x.name === name)!;
+      const id = 'x/../../v1/chat/completions?a=1#frag:%zz';
+      const err = await caught(q.call(id));
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).status).toBe(404);
+      const entry = onlyRequest();
+      expect(entry.path).toBe(q.path(encodeURIComponent(id)));
+      expect(entry.path).not.toContain('?');
+      expect(entry.taskId).toBe(id);
+    },
+  );
 
   it.each(c.queries.map((q) => q.name))('%s: an empty id, "." or ".." is refused before sending', async (name) => {
     const q = c.queries.find((x) => x.name === name)!;
@@ -270,7 +319,9 @@ describe('{model} of generateContent', () => {
 
   it('an empty model, or a parameter the path does not have, is refused before sending', async () => {
     expect(await caught(video.generateContent('', gen))).toBeInstanceOf(RequestValidationError);
-    expect(await caught(video.gateway('chatCompletions', { params: { model: 'm' }, body: chat }))).toBeInstanceOf(RequestValidationError);
+    expect(await caught(video.gateway('chatCompletions', { params: { model: 'm' }, body: chat }))).toBeInstanceOf(
+      RequestValidationError,
+    );
     expect(await caught(video.gateway('videosGet', {}))).toBeInstanceOf(RequestValidationError);
     expect(sb.requests()).toHaveLength(0);
   });
@@ -290,14 +341,18 @@ describe('bodies', () => {
   });
 
   it('a GET entry point takes no body', async () => {
-    expect(await caught(video.gateway('videosGet', { params: { video_id: 'v1' }, body: {} }))).toBeInstanceOf(RequestValidationError);
+    expect(await caught(video.gateway('videosGet', { params: { video_id: 'v1' }, body: {} }))).toBeInstanceOf(
+      RequestValidationError,
+    );
     expect(sb.requests()).toHaveLength(0);
   });
 
   it('the well-known check names the missing field; without it the body goes as given and the service answers 400', async () => {
     const err = await caught(video.chatCompletions({ model: 'text-model-1' }, { checkWellKnown: true }));
     expect(err).toBeInstanceOf(RequestValidationError);
-    expect((err as RequestValidationError).issues).toEqual([{ field: 'messages', rule: expect.stringContaining('required') }]);
+    expect((err as RequestValidationError).issues).toEqual([
+      { field: 'messages', rule: expect.stringContaining('required') },
+    ]);
     expect(sb.requests()).toHaveLength(0);
     const rejected = await caught(video.chatCompletions({ model: 'text-model-1' }));
     expect(rejected).toBeInstanceOf(ServiceError);
@@ -307,8 +362,16 @@ describe('bodies', () => {
   });
 
   it('messages: max_tokens and user/assistant roles are checked on request', async () => {
-    const err = await caught(video.messages({ model: 'm', max_tokens: 0, messages: [{ role: 'system', content: 'x' }] }, { checkWellKnown: true }));
-    expect((err as RequestValidationError).issues.map((i) => i.field).sort()).toEqual(['max_tokens', 'messages[0].role']);
+    const err = await caught(
+      video.messages(
+        { model: 'm', max_tokens: 0, messages: [{ role: 'system', content: 'x' }] },
+        { checkWellKnown: true },
+      ),
+    );
+    expect((err as RequestValidationError).issues.map((i) => i.field).sort()).toEqual([
+      'max_tokens',
+      'messages[0].role',
+    ]);
   });
 
   it('images edits as multipart/form-data (undici FormData and the global one)', async () => {
@@ -330,7 +393,9 @@ describe('bodies', () => {
     const form = new UndiciFormData();
     form.append('prompt', 'make it blue');
     const err = await caught(video.imagesEdits(form, { checkWellKnown: true }));
-    expect((err as RequestValidationError).issues).toEqual([{ field: 'image', rule: expect.stringContaining('required') }]);
+    expect((err as RequestValidationError).issues).toEqual([
+      { field: 'image', rule: expect.stringContaining('required') },
+    ]);
     expect(await caught(video.gateway('chatCompletions', { body: form }))).toBeInstanceOf(RequestValidationError);
     expect(sb.requests()).toHaveLength(0);
   });
@@ -338,14 +403,22 @@ describe('bodies', () => {
 
 describe('error classification (as the native task API)', () => {
   it('500 on a create is ambiguous; 429 carries Retry-After; a reset after sending is ambiguous', async () => {
-    sb.addFault({ operation: 'other', match: { url: 'fault-500' }, fault: { type: 'status', status: 500, commit: true } });
+    sb.addFault({
+      operation: 'other',
+      match: { url: 'fault-500' },
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const e500 = (await caught(video.createVideo({ prompt: 'fault-500' }))) as ServiceError;
     expect(e500).toBeInstanceOf(ServiceError);
     expect(e500.ambiguous).toBe(true);
     expect(e500.operation).toBe('video.gateway.videos');
     expect(sb.videoTasks()).toHaveLength(1); // committed: the task exists although the answer was a 500
 
-    sb.addFault({ operation: 'other', match: { url: 'fault-429' }, fault: { type: 'status', status: 429, retryAfter: '3' } });
+    sb.addFault({
+      operation: 'other',
+      match: { url: 'fault-429' },
+      fault: { type: 'status', status: 429, retryAfter: '3' },
+    });
     const e429 = (await caught(video.chatCompletions({ ...chat, model: 'fault-429' }))) as ServiceError;
     expect(e429.retryable).toBe(true);
     expect(e429.ambiguous).toBe(false);
@@ -367,7 +440,10 @@ describe('error classification (as the native task API)', () => {
   });
 
   it('the API key never appears in an error', async () => {
-    sb.addFault({ operation: 'other', fault: { type: 'status', status: 502, body: { echoed: `Bearer ${sb.apiKey}` } } });
+    sb.addFault({
+      operation: 'other',
+      fault: { type: 'status', status: 502, body: { echoed: `Bearer ${sb.apiKey}` } },
+    });
     const err = (await caught(video.responses({ model: 'm' }))) as ServiceError;
     expect(JSON.stringify({ m: err.message, b: err.responseBody })).not.toContain(sb.apiKey);
   });
@@ -404,17 +480,26 @@ describe('the sandbox side', () => {
   it('refuses review headers and a wrong method on a gateway path', async () => {
     const withReview = await fetch(`${sb.videoBaseUrl}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${sb.apiKey}`, 'x-access-token': 't', 'x-track-id': 'a'.repeat(32), 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${sb.apiKey}`,
+        'x-access-token': 't',
+        'x-track-id': 'a'.repeat(32),
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(chat),
     });
     expect(withReview.status).toBe(401);
-    const wrongMethod = await fetch(`${sb.videoBaseUrl}/v1/chat/completions`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    const wrongMethod = await fetch(`${sb.videoBaseUrl}/v1/chat/completions`, {
+      headers: { authorization: `Bearer ${sb.apiKey}` },
+    });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
 
   it('serves the result file of a finished task without auth', async () => {
-    const { task_id } = (await video.createVideoGeneration({ model: 'video-model-1', prompt: 'a kite' })).body as { task_id: string };
+    const { task_id } = (await video.createVideoGeneration({ model: 'video-model-1', prompt: 'a kite' })).body as {
+      task_id: string;
+    };
     let url: string | undefined;
     for (let i = 0; i < 200 && !url; i++) {
       await new Promise((r) => setTimeout(r, 20));

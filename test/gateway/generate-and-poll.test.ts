@@ -16,10 +16,19 @@ import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sand
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayTaskEntryPoint } from '../../src/model/video/gateway-adapters.js';
-import { generateAndPollProgressQuery, type GenerateAndPollResult } from '../../src/workflows/generate-and-poll.js';
+import {
+  generateAndPollProgressQuery,
+  type GenerateAndPollResult,
+} from '../../src/workflows/generate-and-poll-definitions.js';
 import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
-import { assertNoSecretsInHistories, replayHistories, startWorker, testClient, type RunningWorker } from '../support/temporal.js';
+import {
+  assertNoSecretsInHistories,
+  replayHistories,
+  startWorker,
+  testClient,
+  type RunningWorker,
+} from '../support/temporal.js';
 
 let sb: Sandbox;
 let video: VideoClient;
@@ -28,7 +37,13 @@ let worker: RunningWorker;
 let bundle: WorkflowBundleWithSourceMap;
 const handles: WorkflowHandle[] = [];
 
-const timing = { pollIntervalMs: 300, minQueryIntervalMs: 300, generationTimeoutMs: 60_000, createAmbiguityGraceMs: 1_500, callTimeoutMs: 10_000 };
+const timing = {
+  pollIntervalMs: 300,
+  minQueryIntervalMs: 300,
+  generationTimeoutMs: 60_000,
+  createAmbiguityGraceMs: 1_500,
+  callTimeoutMs: 10_000,
+};
 
 beforeAll(async () => {
   const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
@@ -39,7 +54,13 @@ beforeAll(async () => {
     logger: quiet,
   });
   sb = await startSandbox({ videoDurationMs: 800 });
-  video = new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000 });
+  video = new VideoClient({
+    baseUrl: sb.videoBaseUrl,
+    apiKey: sb.apiKey,
+    cancelMethod: 'POST',
+    cancelPath: '/v1/task/cancel/{id}',
+    timeoutMs: 2_000,
+  });
   review = new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 });
   worker = await startWorker({ workflowBundle: bundle, activities: createActivities({ video, review }) });
 });
@@ -57,7 +78,11 @@ afterAll(async () => {
 
 async function start(input: GenerateAndPollInput): Promise<WorkflowHandle> {
   const client = await testClient();
-  const handle = await client.workflow.start('GenerateAndPoll', { taskQueue: worker.taskQueue, workflowId: `gap-${randomUUID()}`, args: [input] });
+  const handle = await client.workflow.start('GenerateAndPoll', {
+    taskQueue: worker.taskQueue,
+    workflowId: `gap-${randomUUID()}`,
+    args: [input],
+  });
   handles.push(handle);
   return handle;
 }
@@ -98,25 +123,58 @@ interface EntryCase {
 }
 
 const CASES: EntryCase[] = [
-  { label: 'unified video', entryPoint: 'unifiedVideo', body: (prompt) => ({ model: 'video-model-1', prompt }), createPath: '/v1/video/generations', queryPath: (id) => `/v1/video/generations/${id}`, successState: 'succeeded', hasUrl: true },
-  ...(['text2video', 'image2video', 'omni-video'] as const).map(
-    (kind): EntryCase => ({
-      label: `vendor A, ${kind} query`,
-      entryPoint: 'vendorA',
-      queryKind: kind,
-      body: (prompt) => ({ model_name: 'vendor-a-v1', prompt, duration: '5' }),
-      createPath: '/video-a/v1/videos/text2video',
-      queryPath: (id) => `/video-a/v1/videos/${kind}/${id}`,
-      successState: 'succeed',
-      hasUrl: true,
-    }),
-  ),
-  { label: 'vendor B', entryPoint: 'vendorB', body: (prompt) => ({ model: 'vendor-b-2', prompt }), createPath: '/video-b/ent/v2/text2video', queryPath: (id) => `/video-b/ent/v2/tasks/${id}/creations`, successState: 'success', hasUrl: true },
-  { label: '/v1/videos', entryPoint: 'videos', body: (prompt) => ({ model: 'sora-like', prompt, seconds: '4' }), createPath: '/v1/videos', queryPath: (id) => `/v1/videos/${id}`, successState: 'completed', hasUrl: false },
-  { label: 'aigc-images', entryPoint: 'aigcImages', body: (prompt) => ({ prompt, size: '1024x1024' }), createPath: '/v1/aigc-images/generations', queryPath: (id) => `/v1/aigc-images/generations/${id}`, successState: 'SUCCESS', hasUrl: true },
+  {
+    label: 'unified video',
+    entryPoint: 'unifiedVideo',
+    body: (prompt) => ({ model: 'video-model-1', prompt }),
+    createPath: '/v1/video/generations',
+    queryPath: (id) => `/v1/video/generations/${id}`,
+    successState: 'succeeded',
+    hasUrl: true,
+  },
+  ...(['text2video', 'image2video', 'omni-video'] as const).map((kind): EntryCase => ({
+    label: `vendor A, ${kind} query`,
+    entryPoint: 'vendorA',
+    queryKind: kind,
+    body: (prompt) => ({ model_name: 'vendor-a-v1', prompt, duration: '5' }),
+    createPath: '/video-a/v1/videos/text2video',
+    queryPath: (id) => `/video-a/v1/videos/${kind}/${id}`,
+    successState: 'succeed',
+    hasUrl: true,
+  })),
+  {
+    label: 'vendor B',
+    entryPoint: 'vendorB',
+    body: (prompt) => ({ model: 'vendor-b-2', prompt }),
+    createPath: '/video-b/ent/v2/text2video',
+    queryPath: (id) => `/video-b/ent/v2/tasks/${id}/creations`,
+    successState: 'success',
+    hasUrl: true,
+  },
+  {
+    label: '/v1/videos',
+    entryPoint: 'videos',
+    body: (prompt) => ({ model: 'sora-like', prompt, seconds: '4' }),
+    createPath: '/v1/videos',
+    queryPath: (id) => `/v1/videos/${id}`,
+    successState: 'completed',
+    hasUrl: false,
+  },
+  {
+    label: 'aigc-images',
+    entryPoint: 'aigcImages',
+    body: (prompt) => ({ prompt, size: '1024x1024' }),
+    createPath: '/v1/aigc-images/generations',
+    queryPath: (id) => `/v1/aigc-images/generations/${id}`,
+    successState: 'SUCCESS',
+    hasUrl: true,
+  },
 ];
 
-const creates = (c: EntryCase, marker: string) => sb.requests().filter((r) => r.method === 'POST' && r.path === c.createPath && JSON.stringify(r.body ?? null).includes(marker));
+const creates = (c: EntryCase, marker: string) =>
+  sb
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path === c.createPath && JSON.stringify(r.body ?? null).includes(marker));
 const queriesOf = (taskId: string) => sb.requests().filter((r) => r.method === 'GET' && r.taskId === taskId);
 const tasksOf = (marker: string) => sb.videoTasks().filter((t) => JSON.stringify(t.body ?? null).includes(marker));
 const input = (c: EntryCase, prompt: string, extra: Partial<GenerateAndPollInput> = {}): GenerateAndPollInput => ({
@@ -139,7 +197,11 @@ describe.concurrent.each(CASES)('$label', (c) => {
   it('creates once (a 503 is retried after its Retry-After), polls its query path, obeys a Retry-After on a query, succeeds', async () => {
     const marker = `ra-${randomUUID()}`;
     sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 3_000);
-    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 503, retryAfter: '1' } });
+    sb.addFault({
+      operation: 'other',
+      match: { url: marker },
+      fault: { type: 'status', status: 503, retryAfter: '1' },
+    });
     const handle = await start(input(c, `a lighthouse at dusk ${marker}`));
 
     const taskId = await until(() => creates(c, marker).find((r) => r.status === 200)?.taskId, 'the create');
@@ -159,11 +221,19 @@ describe.concurrent.each(CASES)('$label', (c) => {
     const limited = polls.findIndex((q) => q.status === 429);
     expect(limited).toBeGreaterThanOrEqual(0);
     expect(polls[limited + 1]!.at - polls[limited]!.at).toBeGreaterThanOrEqual(2_000 - 1);
-    for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(timing.minQueryIntervalMs - 1);
+    for (let i = 1; i < polls.length; i++)
+      expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(timing.minQueryIntervalMs - 1);
     expectBearerOnly([...made, ...polls]);
 
     const progress = await handle.query(generateAndPollProgressQuery);
-    expect(progress).toMatchObject({ stage: 'succeeded', entryPoint: c.entryPoint, taskId, state: c.successState, reading: 'succeeded', creates: 1 });
+    expect(progress).toMatchObject({
+      stage: 'succeeded',
+      entryPoint: c.entryPoint,
+      taskId,
+      state: c.successState,
+      reading: 'succeeded',
+      creates: 1,
+    });
     expect(progress.queries).toBe(polls.length);
   });
 
@@ -174,7 +244,11 @@ describe.concurrent.each(CASES)('$label', (c) => {
     const failure = await failureOf(handle);
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('ambiguous create: check the provider before retrying');
-    expect(failure.details?.[0]).toMatchObject({ entryPoint: c.entryPoint, createRequests: 1, evidence: [{ status: 500, ambiguous: true }] });
+    expect(failure.details?.[0]).toMatchObject({
+      entryPoint: c.entryPoint,
+      createRequests: 1,
+      evidence: [{ status: 500, ambiguous: true }],
+    });
 
     const made = creates(c, marker);
     expect(made).toHaveLength(1);
@@ -209,11 +283,18 @@ describe('states and outcomes', () => {
     const failure = await failureOf(handle);
     expect(failure.type).toBe('GenerationFailed');
     expect(failure.message).toContain('ended failed');
-    expect(failure.details?.[0]).toMatchObject({ entryPoint: 'vendorA', state: 'failed', error: { message: expect.stringContaining('failed') } });
+    expect(failure.details?.[0]).toMatchObject({
+      entryPoint: 'vendorA',
+      state: 'failed',
+      error: { message: expect.stringContaining('failed') },
+    });
   });
 
   it('cancelled and expired tasks (unified video vocabulary) end GenerationCancelled / GenerationExpired', async () => {
-    const [cancelled, expired] = await Promise.all([start(input(unified, `video-cancel ${randomUUID()}`)), start(input(unified, `video-expire ${randomUUID()}`))]);
+    const [cancelled, expired] = await Promise.all([
+      start(input(unified, `video-cancel ${randomUUID()}`)),
+      start(input(unified, `video-expire ${randomUUID()}`)),
+    ]);
     expect((await failureOf(cancelled)).type).toBe('GenerationCancelled');
     expect((await failureOf(expired)).type).toBe('GenerationExpired');
   });
@@ -270,7 +351,9 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
   it('a 500 after commit: the resubmission makes a second task — why it is off by default', async () => {
     const marker = `dup-${randomUUID()}`;
     sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
-    const result = (await (await start(input(unified, marker, { resubmitOnAmbiguity: true }))).result()) as GenerateAndPollResult;
+    const result = (await (
+      await start(input(unified, marker, { resubmitOnAmbiguity: true }))
+    ).result()) as GenerateAndPollResult;
     expect(creates(unified, marker)).toHaveLength(2);
     expect(tasksOf(marker)).toHaveLength(2);
     expect(tasksOf(marker).map((t) => t.id)).toContain(result.taskId);
@@ -279,7 +362,11 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
   it('two ambiguous creates in a row: fails after the one resubmission', async () => {
     const marker = `twice-${randomUUID()}`;
     sb.addFault({ operation: 'other', times: 2, match: { url: marker }, fault: { type: 'status', status: 502 } });
-    const failure = await failureOf(await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: { ...timing, createAmbiguityGraceMs: 200 } })));
+    const failure = await failureOf(
+      await start(
+        input(unified, marker, { resubmitOnAmbiguity: true, timing: { ...timing, createAmbiguityGraceMs: 200 } }),
+      ),
+    );
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('the one resubmission was ambiguous too');
     expect(creates(unified, marker)).toHaveLength(2);
@@ -289,7 +376,11 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
 describe('rtgCallGateway in a workflow', () => {
   async function call(inputs: GatewayCallInput) {
     const client = await testClient();
-    const handle = await client.workflow.start('CallGatewayOnce', { taskQueue: worker.taskQueue, workflowId: `call-${randomUUID()}`, args: [inputs] });
+    const handle = await client.workflow.start('CallGatewayOnce', {
+      taskQueue: worker.taskQueue,
+      workflowId: `call-${randomUUID()}`,
+      args: [inputs],
+    });
     handles.push(handle);
     return handle;
   }
@@ -297,8 +388,15 @@ describe('rtgCallGateway in a workflow', () => {
   it('a 503 is retried; the answer comes back whole', async () => {
     const marker = `sync-${randomUUID()}`;
     sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 503 } });
-    const handle = await call({ endpoint: 'chatCompletions', body: { model: 'text-model-1', messages: [{ role: 'user', content: marker }] }, checkWellKnown: true });
-    const result = (await handle.result()) as { status: number; body: { choices: Array<{ message: { content: string } }> } };
+    const handle = await call({
+      endpoint: 'chatCompletions',
+      body: { model: 'text-model-1', messages: [{ role: 'user', content: marker }] },
+      checkWellKnown: true,
+    });
+    const result = (await handle.result()) as {
+      status: number;
+      body: { choices: Array<{ message: { content: string } }> };
+    };
     expect(result.status).toBe(200);
     expect(result.body.choices[0]!.message.content).toContain(marker);
     const sent = sb.requests().filter((r) => JSON.stringify(r.body ?? null).includes(marker));
@@ -308,9 +406,13 @@ describe('rtgCallGateway in a workflow', () => {
 
   it('path parameters are encoded; a 400 is final (one request); invalid input is refused before sending', async () => {
     const model = `m/${randomUUID()}:x`;
-    const ok = (await (await call({ endpoint: 'generateContent', params: { model }, body: { contents: [{ parts: [{ text: 'hi' }] }] } })).result()) as { body: { modelVersion: string } };
+    const ok = (await (
+      await call({ endpoint: 'generateContent', params: { model }, body: { contents: [{ parts: [{ text: 'hi' }] }] } })
+    ).result()) as { body: { modelVersion: string } };
     expect(ok.body.modelVersion).toBe(model);
-    expect(sb.requests().filter((r) => r.path === `/v1beta/models/${encodeURIComponent(model)}:generateContent`)).toHaveLength(1);
+    expect(
+      sb.requests().filter((r) => r.path === `/v1beta/models/${encodeURIComponent(model)}:generateContent`),
+    ).toHaveLength(1);
 
     const marker = `rej-${randomUUID()}`;
     const rejected = await failureOf(await call({ endpoint: 'messages', body: { model: marker } }));

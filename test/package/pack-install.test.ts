@@ -27,13 +27,24 @@ interface Run {
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^npm_(package|lifecycle)_/i.test(k) || /^npm_config_(local_prefix|prefix|global)$/i.test(k) || k === 'INIT_CWD') continue;
+    if (
+      /^npm_(package|lifecycle)_/i.test(k) ||
+      /^npm_config_(local_prefix|prefix|global)$/i.test(k) ||
+      k === 'INIT_CWD'
+    )
+      continue;
     env[k] = v;
   }
   return { ...env, ...extra };
 }
 
-function run(command: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}, timeoutMs = 300_000): Promise<Run> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 300_000,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: cleanEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -50,7 +61,10 @@ function run(command: string, args: string[], cwd: string, extraEnv: Record<stri
 }
 
 function expectOk(r: Run, what: string): void {
-  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`);
+  if (r.code !== 0)
+    throw new Error(
+      `${what} exited ${r.code}\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`,
+    );
 }
 
 let dir: string;
@@ -65,7 +79,10 @@ beforeAll(async () => {
   // `npm pack` runs `prepack`, which builds dist/ from src/.
   const pack = await run('npm', ['pack', '--json', '--pack-destination', dir], repo);
   expectOk(pack, 'npm pack');
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   tarball = join(dir, info!.filename);
   packedFiles = info!.files.map((f) => f.path).sort();
 
@@ -87,7 +104,17 @@ beforeAll(async () => {
   );
   const install = await run(
     'npm',
-    ['install', tarball, 'typescript@5.9', '@types/node@20', 'tsx', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    [
+      'install',
+      tarball,
+      'typescript@5.9',
+      '@types/node@20',
+      'tsx',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
     project,
     {},
     540_000,
@@ -110,19 +137,33 @@ function copyProject(): void {
 
 describe('the packed package in a fresh project', () => {
   it('contains only dist/ (with declaration files), README and package.json', () => {
-    const unexpected = packedFiles.filter((p) => !(p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p.startsWith('dist/')));
+    const unexpected = packedFiles.filter(
+      (p) => !(p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p.startsWith('dist/')),
+    );
     expect(unexpected).toEqual([]);
-    for (const entry of ['index', 'activities/index', 'plugin', 'workflows/index', 'workflows-path', 'callbacks/index', 'sandbox/index']) {
+    for (const entry of [
+      'index',
+      'activities/index',
+      'plugin',
+      'workflows/index',
+      'workflows-path',
+      'callbacks/index',
+      'sandbox/index',
+    ]) {
       expect(packedFiles).toContain(`dist/${entry}.js`);
       expect(packedFiles).toContain(`dist/${entry}.d.ts`);
     }
     // Development-only code (dev server starter, demo) and source maps stay out.
-    expect(packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map'))).toEqual([]);
+    expect(
+      packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map')),
+    ).toEqual([]);
   });
 
   it('imports, in code and declarations, nothing but node: builtins and its declared dependencies', () => {
     const installed = join(project, 'node_modules', 'temporal-review-video');
-    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const declared = new Set(Object.keys(manifest.dependencies));
     const undeclared = new Set<string>();
     for (const file of packedFiles.filter((p) => p.endsWith('.js') || p.endsWith('.d.ts'))) {
@@ -141,10 +182,16 @@ describe('the packed package in a fresh project', () => {
   });
 
   it('runs ReviewThenGenerate from a user worker next to its own activity, callbacks through the mounted handler', async () => {
-    const r = await run(join(project, 'node_modules', '.bin', 'tsx'), ['run.ts'], project, {
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-    }, 170_000);
+    const r = await run(
+      join(project, 'node_modules', '.bin', 'tsx'),
+      ['run.ts'],
+      project,
+      {
+        TEMPORAL_ADDRESS: inject('temporalAddress'),
+        TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+      },
+      170_000,
+    );
     expectOk(r, 'the project run script');
     const out = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
 
@@ -165,7 +212,12 @@ describe('the packed package in a fresh project', () => {
         expect(d.url.startsWith(`${out.appUrl}/hooks/callbacks/${kind}/`)).toBe(true);
         expect(d).toMatchObject({ outcome: 'delivered', httpStatus: 202 });
       }
-      expect(out.handlerOutcomes).toContainEqual({ kind, workflowId: out.workflowId, status: 202, outcome: 'accepted' });
+      expect(out.handlerOutcomes).toContainEqual({
+        kind,
+        workflowId: out.workflowId,
+        status: 202,
+        outcome: 'accepted',
+      });
     }
     // The user's own routes still answer.
     expect(out.health).toBe('ok');
@@ -184,7 +236,9 @@ describe('the packed package in a fresh project', () => {
     expect(out.workflowsPath.exists).toBe(true);
     expect(out.workflowsPath.root).toBe(out.workflowsPath.subpath);
     expect(out.workflowsPath.resolved).toBe(out.workflowsPath.root);
-    expect(out.workflowsPath.root).toContain(join('node_modules', 'temporal-review-video', 'dist', 'workflows', 'index.js'));
+    expect(out.workflowsPath.root).toContain(
+      join('node_modules', 'temporal-review-video', 'dist', 'workflows', 'index.js'),
+    );
     expect(out.failureTypes).toContain('ReviewRejected');
   }, 180_000);
 
@@ -206,11 +260,23 @@ describe('the packed package in a fresh project', () => {
     };
     const key = `pack-cli-${randomUUID()}`;
     const job = {
-      task: { model: 'video-model-1', content: [{ type: 'text', text: 'a cat' }, { type: 'image_url', image_url: { url: 'https://cdn.example.com/pack/cat.jpg' } }] },
+      task: {
+        model: 'video-model-1',
+        content: [
+          { type: 'text', text: 'a cat' },
+          { type: 'image_url', image_url: { url: 'https://cdn.example.com/pack/cat.jpg' } },
+        ],
+      },
       review: {},
     };
     try {
-      const submitted = await run(bin, ['submit', '--key', key, '--input', JSON.stringify(job), '--json'], project, env, 60_000);
+      const submitted = await run(
+        bin,
+        ['submit', '--key', key, '--input', JSON.stringify(job), '--json'],
+        project,
+        env,
+        60_000,
+      );
       expectOk(submitted, 'review-video submit');
       expect(JSON.parse(submitted.stdout)).toMatchObject({ workflowId: key, existing: false });
       const described = await (await testClient()).workflow.getHandle(key).describe();
@@ -225,12 +291,23 @@ describe('the packed package in a fresh project', () => {
       const missing = await run(bin, ['status', `no-such-job-${randomUUID()}`], project, env, 60_000);
       expect(missing.code, missing.stderr).toBe(4);
     } finally {
-      await (await testClient()).workflow.getHandle(key).terminate('pack-install test done').catch(() => undefined);
+      await (
+        await testClient()
+      ).workflow
+        .getHandle(key)
+        .terminate('pack-install test done')
+        .catch(() => undefined);
     }
   }, 180_000);
 
   it('type-checks the user project with tsc --noEmit (strict, NodeNext)', async () => {
-    const r = await run(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], project, {}, 170_000);
+    const r = await run(
+      join(project, 'node_modules', '.bin', 'tsc'),
+      ['--noEmit', '-p', 'tsconfig.json'],
+      project,
+      {},
+      170_000,
+    );
     expectOk(r, 'tsc --noEmit in the user project');
   }, 180_000);
 });

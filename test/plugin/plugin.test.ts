@@ -40,12 +40,17 @@ describe('ReviewVideoPlugin', () => {
     for (const name of ours) expect(name).toMatch(/^rtg[A-Z]/);
 
     const bundle = plugin.configureBundler({ workflowsPath: '/app/workflows.js', preloadModules: ['/app/mine.js'] });
-    expect(bundle).toMatchObject({ workflowsPath: '/app/workflows.js', preloadModules: ['/app/mine.js', ...workflowPreloadModules] });
+    expect(bundle).toMatchObject({
+      workflowsPath: '/app/workflows.js',
+      preloadModules: ['/app/mine.js', ...workflowPreloadModules],
+    });
   });
 
   it("keeps the worker's own workflow code: its workflowsPath (re-exporting ours) or a prebuilt bundle", () => {
     const plugin = new ReviewVideoPlugin(settings);
-    expect(plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/app/workflows.js' }).workflowsPath).toBe('/app/workflows.js');
+    expect(plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/app/workflows.js' }).workflowsPath).toBe(
+      '/app/workflows.js',
+    );
     const bundled = plugin.configureWorker({ taskQueue: 'q', workflowBundle: { codePath: '/app/bundle.js' } });
     expect(bundled.workflowsPath).toBeUndefined();
     expect(plugin.configureReplayWorker({}).workflowsPath).toBe(workflowsPath);
@@ -72,7 +77,12 @@ describe('ReviewVideoPlugin', () => {
   });
 
   it('never closes clients it was given', async () => {
-    const video = new VideoClient({ ...settings.services.video, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 1_000 });
+    const video = new VideoClient({
+      ...settings.services.video,
+      cancelMethod: 'POST',
+      cancelPath: '/v1/task/cancel/{id}',
+      timeoutMs: 1_000,
+    });
     const review = new ReviewClient({ ...settings.services.review, timeoutMs: 1_000 });
     const videoClose = vi.spyOn(video, 'close');
     const plugin = new ReviewVideoPlugin({ clients: { video, review } });
@@ -115,7 +125,10 @@ describe('ReviewVideoPlugin', () => {
   it('loads @temporalio/worker for types only: the package root, which exports it, stays client-only', () => {
     for (const entry of ['src/plugin.ts', 'src/index.ts']) {
       const packages = [...reachableFrom(`${root}${entry}`, root).values()].flatMap((m) => m.packages);
-      expect({ entry, worker: packages.filter((p) => p.startsWith('@temporalio/worker')) }).toEqual({ entry, worker: [] });
+      expect({ entry, worker: packages.filter((p) => p.startsWith('@temporalio/worker')) }).toEqual({
+        entry,
+        worker: [],
+      });
     }
   });
 });

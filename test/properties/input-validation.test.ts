@@ -44,11 +44,28 @@ function checkVerdict(input: unknown) {
 
 describe('validateReviewThenGenerateInput', () => {
   it('any JSON value: a valid job or problems naming fields, never a throw', () => {
-    fc.assert(fc.property(fc.jsonValue(), (input) => void checkVerdict(input)), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (input) => void checkVerdict(input)),
+      { numRuns: 2_000 },
+    );
   });
 
   it('any JavaScript value (undefined, functions, symbols, cycles aside): never a throw', () => {
-    fc.assert(fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true }), (input) => void checkVerdict(input)), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withNullPrototype: true,
+        }),
+        (input) => void checkVerdict(input),
+      ),
+      { numRuns: 1_000 },
+    );
   });
 
   it('valid-shaped inputs with random mutations: a valid job or problems naming fields', () => {

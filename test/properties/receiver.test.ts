@@ -27,9 +27,16 @@ beforeAll(async () => {
   const client = await testClient();
   receiver = await startCallbackServer({ client, secret, port: 0 });
   port = (receiver.server.address() as AddressInfo).port;
-  worker = await startWorker({ workflowsPath: fileURLToPath(new URL('./signal-recorder-workflow.ts', import.meta.url)) });
-  recorder = await client.workflow.start<typeof signalRecorder>('signalRecorder', { taskQueue: worker.taskQueue, workflowId: `recorder-${randomUUID()}` });
-  const path = (kind: 'review' | 'video') => new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).pathname + new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).search;
+  worker = await startWorker({
+    workflowsPath: fileURLToPath(new URL('./signal-recorder-workflow.ts', import.meta.url)),
+  });
+  recorder = await client.workflow.start<typeof signalRecorder>('signalRecorder', {
+    taskQueue: worker.taskQueue,
+    workflowId: `recorder-${randomUUID()}`,
+  });
+  const path = (kind: 'review' | 'video') =>
+    new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).pathname +
+    new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).search;
   signedPaths = { review: path('review'), video: path('video') };
 });
 
@@ -40,34 +47,74 @@ afterAll(async () => {
 });
 
 const RUNS = { numRuns: 150, endOnFailure: true } as const;
-const ascii = (min: number, max: number) => fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: min, maxLength: max });
+const ascii = (min: number, max: number) =>
+  fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength: min,
+    maxLength: max,
+  });
 const token = ascii(1, 12).map((s) => s.replace(/[()<>@,;:\\"/[\]?={}]/g, 'x'));
-const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const headerValue = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
 const bytes = (max: number) => fc.uint8Array({ maxLength: max }).map((a) => Buffer.from(a));
 
 /** Paths that look like callbacks (of the recorder or not) without a valid signature for them, and others. */
 const unsignedPath = fc.oneof(
-  fc.tuple(fc.constantFrom('review', 'video'), ascii(0, 60)).map(([kind, sig]) => `/callbacks/${kind}/${encodeURIComponent(recorder.workflowId)}?sig=${encodeURIComponent(sig)}`),
+  fc
+    .tuple(fc.constantFrom('review', 'video'), ascii(0, 60))
+    .map(
+      ([kind, sig]) => `/callbacks/${kind}/${encodeURIComponent(recorder.workflowId)}?sig=${encodeURIComponent(sig)}`,
+    ),
   fc.constantFrom('review', 'video').map((kind) => `/callbacks/${kind}/${encodeURIComponent(recorder.workflowId)}`),
   // The right signature under the other kind: signatures are bound to (kind, workflow id).
   fc.constant(null).map(() => signedPaths.review.replace('/callbacks/review/', '/callbacks/video/')),
-  fc.tuple(fc.constantFrom('review', 'video', 'other', ''), ascii(1, 40), ascii(0, 50)).map(([kind, id, sig]) => `/callbacks/${kind}/${encodeURIComponent(id)}?sig=${encodeURIComponent(sig)}`),
-  ascii(1, 80).map((p) => `/${p}`).filter((p) => p !== '/healthz'),
-  fc.constantFrom('*', '/', '//callbacks/review/x', '/callbacks/review/%E0%A4%A?sig=a', '/callbacks/review/x/../../healthz'),
+  fc
+    .tuple(fc.constantFrom('review', 'video', 'other', ''), ascii(1, 40), ascii(0, 50))
+    .map(([kind, id, sig]) => `/callbacks/${kind}/${encodeURIComponent(id)}?sig=${encodeURIComponent(sig)}`),
+  ascii(1, 80)
+    .map((p) => `/${p}`)
+    .filter((p) => p !== '/healthz'),
+  fc.constantFrom(
+    '*',
+    '/',
+    '//callbacks/review/x',
+    '/callbacks/review/%E0%A4%A?sig=a',
+    '/callbacks/review/x/../../healthz',
+  ),
 );
 
-const method = fc.oneof(fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'), token.map((t) => t.toUpperCase()));
+const method = fc.oneof(
+  fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+  token.map((t) => t.toUpperCase()),
+);
 const extraHeaders = fc.array(fc.tuple(token, headerValue), { maxLength: 8 });
-const contentType = fc.option(fc.constantFrom('application/json', 'text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x', ''), { nil: undefined });
+const contentType = fc.option(
+  fc.constantFrom('application/json', 'text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x', ''),
+  { nil: undefined },
+);
 
-function request(m: string, path: string, headers: Array<[string, string]>, body: Buffer, length: string | undefined = String(body.length)): Buffer {
-  const lines = [`${m} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)];
+function request(
+  m: string,
+  path: string,
+  headers: Array<[string, string]>,
+  body: Buffer,
+  length: string | undefined = String(body.length),
+): Buffer {
+  const lines = [
+    `${m} ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Connection: close',
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+  ];
   if (length !== undefined) lines.push(`Content-Length: ${length}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
 /** Headers our requests set themselves: a generated duplicate would change the framing under test. */
-const framingFree = (hs: Array<[string, string]>) => hs.filter(([k]) => !/^(content-length|transfer-encoding|connection|host|expect|upgrade)$/i.test(k));
+const framingFree = (hs: Array<[string, string]>) =>
+  hs.filter(([k]) => !/^(content-length|transfer-encoding|connection|host|expect|upgrade)$/i.test(k));
 
 const is4xx = (s: number) => s >= 400 && s < 500;
 
@@ -78,11 +125,19 @@ async function signalsReceived(): Promise<number> {
 describe('callback receiver under arbitrary input', () => {
   it('arbitrary bytes: only 4xx answers, never a hang', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(bytes(3_000), fc.tuple(fc.constantFrom('POST ', 'GET /', 'POST /callbacks/review/', 'POST / HTTP/1.1\r\n'), bytes(500)).map(([p, b]) => Buffer.concat([Buffer.from(p), b]))), async (payload) => {
-        const r = await sendRaw(port, payload, { timeoutMs: 15_000 });
-        expect(r.closed).toBe(true);
-        expect(r.statuses.every(is4xx)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          bytes(3_000),
+          fc
+            .tuple(fc.constantFrom('POST ', 'GET /', 'POST /callbacks/review/', 'POST / HTTP/1.1\r\n'), bytes(500))
+            .map(([p, b]) => Buffer.concat([Buffer.from(p), b])),
+        ),
+        async (payload) => {
+          const r = await sendRaw(port, payload, { timeoutMs: 15_000 });
+          expect(r.closed).toBe(true);
+          expect(r.statuses.every(is4xx)).toBe(true);
+        },
+      ),
       RUNS,
     );
     expect(await signalsReceived()).toBe(0);
@@ -90,14 +145,25 @@ describe('callback receiver under arbitrary input', () => {
 
   it('well-framed requests without a valid signature: exactly one 4xx answer, whatever the method, path, headers and body', async () => {
     await fc.assert(
-      fc.asyncProperty(method, unsignedPath, extraHeaders, contentType, fc.oneof(bytes(2_000), bytes(100_000)), async (m, path, headers, ct, body) => {
-        const hs = framingFree(headers);
-        if (ct !== undefined) hs.push(['Content-Type', ct]);
-        const r = await sendRaw(port, request(m, path, hs, m === 'HEAD' ? Buffer.alloc(0) : body, m === 'HEAD' ? undefined : String(body.length)), { halfCloseAfterMs: 5_000, timeoutMs: 15_000 });
-        expect(r.closed).toBe(true);
-        expect(r.statuses).toHaveLength(1);
-        expect(is4xx(r.statuses[0]!)).toBe(true);
-      }),
+      fc.asyncProperty(
+        method,
+        unsignedPath,
+        extraHeaders,
+        contentType,
+        fc.oneof(bytes(2_000), bytes(100_000)),
+        async (m, path, headers, ct, body) => {
+          const hs = framingFree(headers);
+          if (ct !== undefined) hs.push(['Content-Type', ct]);
+          const r = await sendRaw(
+            port,
+            request(m, path, hs, m === 'HEAD' ? Buffer.alloc(0) : body, m === 'HEAD' ? undefined : String(body.length)),
+            { halfCloseAfterMs: 5_000, timeoutMs: 15_000 },
+          );
+          expect(r.closed).toBe(true);
+          expect(r.statuses).toHaveLength(1);
+          expect(is4xx(r.statuses[0]!)).toBe(true);
+        },
+      ),
       RUNS,
     );
     expect(await signalsReceived()).toBe(0);
@@ -110,13 +176,34 @@ describe('callback receiver under arbitrary input', () => {
     );
     const framing = fc.oneof(
       length.map((l) => [['Content-Length', l]] as Array<[string, string]>),
-      fc.tuple(length, length).map(([a, b]) => [['Content-Length', a], ['Content-Length', b]] as Array<[string, string]>),
-      length.map((l) => [['Content-Length', l], ['Transfer-Encoding', 'chunked']] as Array<[string, string]>),
-      fc.constantFrom<Array<[string, string]>>([['Transfer-Encoding', 'chunked']], [['Transfer-Encoding', 'gzip, chunked']], [['Transfer-Encoding', 'identity']]),
+      fc.tuple(length, length).map(
+        ([a, b]) =>
+          [
+            ['Content-Length', a],
+            ['Content-Length', b],
+          ] as Array<[string, string]>,
+      ),
+      length.map(
+        (l) =>
+          [
+            ['Content-Length', l],
+            ['Transfer-Encoding', 'chunked'],
+          ] as Array<[string, string]>,
+      ),
+      fc.constantFrom<Array<[string, string]>>(
+        [['Transfer-Encoding', 'chunked']],
+        [['Transfer-Encoding', 'gzip, chunked']],
+        [['Transfer-Encoding', 'identity']],
+      ),
     );
     await fc.assert(
       fc.asyncProperty(unsignedPath, framing, bytes(5_000), async (path, lengths, body) => {
-        const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', ...lengths.map(([k, v]) => `${k}: ${v}`)];
+        const head = [
+          `POST ${path} HTTP/1.1`,
+          'Host: 127.0.0.1',
+          'Content-Type: application/json',
+          ...lengths.map(([k, v]) => `${k}: ${v}`),
+        ];
         const payload = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
         const r = await sendRaw(port, payload, { halfCloseAfterMs: 200, timeoutMs: 15_000 });
         expect(r.closed).toBe(true);
@@ -131,24 +218,47 @@ describe('callback receiver under arbitrary input', () => {
   it('correctly signed, but the body is not a JSON object: 400 (413 when too large), no signal', async () => {
     const notAnObject = fc.oneof(
       bytes(3_000).filter((b) => !isJsonObject(b)),
-      fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((v) => Buffer.from(JSON.stringify(v))),
-      fc.jsonValue().map((v) => JSON.stringify({ id: 'cgt-1', status: 'succeeded', v })).chain((t) => fc.integer({ min: 0, max: t.length - 1 }).map((cut) => Buffer.from(t.slice(0, cut)))),
+      fc
+        .jsonValue()
+        .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+        .map((v) => Buffer.from(JSON.stringify(v))),
+      fc
+        .jsonValue()
+        .map((v) => JSON.stringify({ id: 'cgt-1', status: 'succeeded', v }))
+        .chain((t) => fc.integer({ min: 0, max: t.length - 1 }).map((cut) => Buffer.from(t.slice(0, cut)))),
       fc.integer({ min: 64 * 1024 + 1, max: 300_000 }).map((n) => Buffer.alloc(n, '{')),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('review', 'video') as fc.Arbitrary<'review' | 'video'>, contentType, notAnObject, async (kind, ct, body) => {
-        const hs: Array<[string, string]> = ct === undefined ? [] : [['Content-Type', ct]];
-        const r = await sendRaw(port, request('POST', signedPaths[kind], hs, body), { halfCloseAfterMs: 5_000, timeoutMs: 15_000 });
-        expect(r.closed).toBe(true);
-        expect(r.statuses).toEqual([body.length > 64 * 1024 ? 413 : 400]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('review', 'video') as fc.Arbitrary<'review' | 'video'>,
+        contentType,
+        notAnObject,
+        async (kind, ct, body) => {
+          const hs: Array<[string, string]> = ct === undefined ? [] : [['Content-Type', ct]];
+          const r = await sendRaw(port, request('POST', signedPaths[kind], hs, body), {
+            halfCloseAfterMs: 5_000,
+            timeoutMs: 15_000,
+          });
+          expect(r.closed).toBe(true);
+          expect(r.statuses).toEqual([body.length > 64 * 1024 ? 413 : 400]);
+        },
+      ),
       RUNS,
     );
     expect(await signalsReceived()).toBe(0);
   });
 
   it('the recorder and the receiver were live all along: one valid callback is signalled', async () => {
-    const r = await sendRaw(port, request('POST', signedPaths.video, [['Content-Type', 'application/json']], Buffer.from('{"id":"cgt-1","status":"running"}')), { halfCloseAfterMs: 5_000 });
+    const r = await sendRaw(
+      port,
+      request(
+        'POST',
+        signedPaths.video,
+        [['Content-Type', 'application/json']],
+        Buffer.from('{"id":"cgt-1","status":"running"}'),
+      ),
+      { halfCloseAfterMs: 5_000 },
+    );
     expect(r.statuses).toEqual([202]);
     await expect.poll(signalsReceived, { timeout: 10_000 }).toBe(1);
   });
@@ -171,7 +281,11 @@ describe('callback receiver under arbitrary input', () => {
     ];
     const round = async (n: number) => {
       for (let i = 0; i < n; i += 25) {
-        await Promise.all(payloads.flatMap((p) => Array.from({ length: 5 }, () => sendRaw(port, p, { halfCloseAfterMs: 300, timeoutMs: 15_000 }))));
+        await Promise.all(
+          payloads.flatMap((p) =>
+            Array.from({ length: 5 }, () => sendRaw(port, p, { halfCloseAfterMs: 300, timeoutMs: 15_000 })),
+          ),
+        );
       }
     };
     await round(200); // warm-up: lazy allocations, JIT, connection state

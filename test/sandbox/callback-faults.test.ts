@@ -1,7 +1,15 @@
 // Callback faults, observed by a real receiver: dropped, duplicated, delayed and reordered deliveries.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
+import {
+  createBody,
+  Http,
+  reviewHeaders,
+  sleep,
+  startReceiver,
+  videoHeaders,
+  waitFor,
+} from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -43,7 +51,13 @@ describe('callback faults', () => {
     await waitFor(() => sb.callbacks().length === 1, 2_000, 'drop logged');
     await sleep(100);
     expect(receiver.received).toHaveLength(0);
-    expect(sb.callbacks()[0]).toMatchObject({ kind: 'review', taskId, status: 'completed', outcome: 'dropped', fault: 'drop' });
+    expect(sb.callbacks()[0]).toMatchObject({
+      kind: 'review',
+      taskId,
+      status: 'completed',
+      outcome: 'dropped',
+      fault: 'drop',
+    });
     // Used once: the next task calls back normally.
     await submitWithCallback('https://cdn.example.com/b.jpg');
     await waitFor(() => receiver.received.length === 1, 2_000, 'normal callback after the drop');

@@ -4,7 +4,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, sleep, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
+import {
+  createBody,
+  Http,
+  reviewHeaders,
+  sleep,
+  startReceiver,
+  videoHeaders,
+  waitFor,
+} from '../support/sandbox-http.js';
 
 const count = (kind: string) => process.getActiveResourcesInfo().filter((h) => h === kind).length;
 
@@ -27,14 +35,23 @@ describe('close()', () => {
       headers: videoHeaders(sb),
       json: createBody(undefined, { callback_url: `${receiver.url}/v` }),
     });
-    const hanging = http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${json.id}`, { headers: videoHeaders(sb) }).catch(() => 'closed');
+    const hanging = http
+      .call('GET', `${sb.videoBaseUrl}/v1/task/get/${json.id}`, { headers: videoHeaders(sb) })
+      .catch(() => 'closed');
     const sync = http
-      .call('POST', `${sb.reviewBaseUrl}/api/asset/upload/sync`, { headers: reviewHeaders(sb), json: { images: ['https://cdn.example.com/b.jpg'] } })
+      .call('POST', `${sb.reviewBaseUrl}/api/asset/upload/sync`, {
+        headers: reviewHeaders(sb),
+        json: { images: ['https://cdn.example.com/b.jpg'] },
+      })
       .catch(() => 'closed');
     // The quick review ends; its callback is now held by the delay. Both requests left in flight must have
     // arrived before the close (under load they can lag behind the quick review).
     await waitFor(() => sb.reviewTasks()[0]?.status === 'completed', 2_000, 'the quick review');
-    await waitFor(() => sb.reviewTasks().length === 2 && sb.requests().some((r) => r.operation === 'video.get'), 5_000, 'the sync submit and the hanging get');
+    await waitFor(
+      () => sb.reviewTasks().length === 2 && sb.requests().some((r) => r.operation === 'video.get'),
+      5_000,
+      'the sync submit and the hanging get',
+    );
 
     await sb.close();
     await sb.close(); // idempotent
@@ -59,7 +76,10 @@ describe('close()', () => {
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/cb`;
     const http = new Http();
     const sb = await startSandbox({ videoDurationMs: 40, callbackTimeoutMs: 30_000, allowPrivateUrls: true });
-    await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: createBody(undefined, { callback_url: url }) });
+    await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, {
+      headers: videoHeaders(sb),
+      json: createBody(undefined, { callback_url: url }),
+    });
     await waitFor(() => sb.videoTasks()[0]?.status === 'succeeded', 2_000, 'the task to end');
     const started = Date.now();
     await sb.close();

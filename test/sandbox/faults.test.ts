@@ -16,22 +16,40 @@ afterAll(async () => {
 beforeEach(() => sb.reset());
 
 const create = (body: unknown = createBody(), timeoutMs?: number) =>
-  http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: body, ...(timeoutMs ? { timeoutMs } : {}) });
+  http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, {
+    headers: videoHeaders(sb),
+    json: body,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 const submit = (urls: string[]) =>
-  http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: reviewHeaders(sb), json: { images: urls } });
-const query = (taskId: string) => http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+  http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+    headers: reviewHeaders(sb),
+    json: { images: urls },
+  });
+const query = (taskId: string) =>
+  http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
 const lastEntry = () => sb.requests().at(-1)!;
 
 describe('status faults', () => {
   it('429 and 503 on a review query carry the Retry-After header, and are logged with it', async () => {
     const { json } = await submit(['https://cdn.example.com/a.jpg']);
     sb.addFault({ operation: 'review.query', fault: { type: 'status', status: 429, retryAfter: '3' } });
-    sb.addFault({ operation: 'review.query', match: { taskId: json.task_id }, fault: { type: 'status', status: 503, retryAfter: 'Wed, 21 Oct 2099 07:28:00 GMT' } });
+    sb.addFault({
+      operation: 'review.query',
+      match: { taskId: json.task_id },
+      fault: { type: 'status', status: 503, retryAfter: 'Wed, 21 Oct 2099 07:28:00 GMT' },
+    });
     const first = await query(json.task_id);
     expect(first.status).toBe(429);
     expect(first.headers['retry-after']).toBe('3');
     expect(first.json.error).toMatchObject({ code: 'http_429' });
-    expect(lastEntry()).toMatchObject({ operation: 'review.query', status: 429, fault: 'status:429', retryAfter: '3', taskId: json.task_id });
+    expect(lastEntry()).toMatchObject({
+      operation: 'review.query',
+      status: 429,
+      fault: 'status:429',
+      retryAfter: '3',
+      taskId: json.task_id,
+    });
     const second = await query(json.task_id);
     expect(second.status).toBe(503);
     expect(second.headers['retry-after']).toBe('Wed, 21 Oct 2099 07:28:00 GMT');
@@ -52,7 +70,10 @@ describe('status faults', () => {
   });
 
   it('answers a custom body, and commit on review submit creates the review task', async () => {
-    sb.addFault({ operation: 'review.submitAsync', fault: { type: 'status', status: 502, body: { oops: true }, commit: true } });
+    sb.addFault({
+      operation: 'review.submitAsync',
+      fault: { type: 'status', status: 502, body: { oops: true }, commit: true },
+    });
     const r = await submit(['https://cdn.example.com/b.jpg']);
     expect([r.status, r.json]).toEqual([502, { oops: true }]);
     expect(sb.reviewTasks()).toHaveLength(1);
@@ -121,7 +142,11 @@ describe('malformed faults', () => {
 
 describe('matching and times', () => {
   it('matches on a media URL in the body, on the model, and on the task id in the path', async () => {
-    sb.addFault({ operation: 'video.create', match: { url: 'https://cdn.example.com/target.jpg' }, fault: { type: 'status', status: 503 } });
+    sb.addFault({
+      operation: 'video.create',
+      match: { url: 'https://cdn.example.com/target.jpg' },
+      fault: { type: 'status', status: 503 },
+    });
     sb.addFault({ operation: 'video.create', match: { model: 'model-x' }, fault: { type: 'status', status: 429 } });
     expect((await create(createBody('https://cdn.example.com/other.jpg'))).status).toBe(200);
     expect((await create(createBody('https://cdn.example.com/target.jpg'))).status).toBe(503);
@@ -129,20 +154,28 @@ describe('matching and times', () => {
 
     const id = sb.videoTasks()[0]!.id;
     sb.addFault({ operation: 'video.get', match: { taskId: 'cgt-other' }, fault: { type: 'status', status: 500 } });
-    expect((await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${id}`, { headers: videoHeaders(sb) })).status).toBe(200);
+    expect((await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${id}`, { headers: videoHeaders(sb) })).status).toBe(
+      200,
+    );
   });
 
   it('uses a rule `times` times, or for ever with Infinity', async () => {
     sb.addFault({ operation: 'video.create', times: 2, fault: { type: 'status', status: 503 } });
     expect([(await create()).status, (await create()).status, (await create()).status]).toEqual([503, 503, 200]);
     sb.addFault({ operation: 'video.get', times: Infinity, fault: { type: 'status', status: 500 } });
-    for (let i = 0; i < 5; i++) expect((await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/x`, { headers: videoHeaders(sb) })).status).toBe(500);
+    for (let i = 0; i < 5; i++)
+      expect((await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/x`, { headers: videoHeaders(sb) })).status).toBe(
+        500,
+      );
     expect(() => sb.addFault({ operation: 'video.get', times: 0, fault: { type: 'reset' } })).toThrow(/times/);
   });
 
   it('applies before auth when not committing (a gateway answers), after the service when committing', async () => {
     sb.addFault({ operation: 'video.create', fault: { type: 'status', status: 503 } });
-    const r = await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: { 'content-type': 'application/json' }, json: createBody() });
+    const r = await http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, {
+      headers: { 'content-type': 'application/json' },
+      json: createBody(),
+    });
     expect(r.status).toBe(503);
   });
 });
@@ -152,7 +185,8 @@ describe('latency', () => {
     const slow = await startSandbox({ latencyMs: 150 });
     try {
       for (const run of [
-        () => http.call('POST', `${slow.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(slow), json: createBody() }),
+        () =>
+          http.call('POST', `${slow.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(slow), json: createBody() }),
         () => http.call('GET', `${slow.reviewBaseUrl}/api/task/x`, { headers: reviewHeaders(slow) }),
         () => http.call('GET', `${slow.reviewBaseUrl}/api/task/x`, {}),
         () => {

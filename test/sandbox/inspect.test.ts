@@ -2,7 +2,15 @@
 // outcomes, cancel a review task, reset. No auth, and never logged as a service request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createBody, Http, reviewHeaders, reviewToEnd, startReceiver, videoHeaders, waitFor } from '../support/sandbox-http.js';
+import {
+  createBody,
+  Http,
+  reviewHeaders,
+  reviewToEnd,
+  startReceiver,
+  videoHeaders,
+  waitFor,
+} from '../support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();
@@ -16,9 +24,11 @@ afterAll(async () => {
 });
 beforeEach(() => sb.reset());
 
-const post = (path: string, json: unknown, base = sb.videoBaseUrl) => http.call('POST', `${base}/__sandbox${path}`, { json, headers: { 'content-type': 'application/json' } });
+const post = (path: string, json: unknown, base = sb.videoBaseUrl) =>
+  http.call('POST', `${base}/__sandbox${path}`, { json, headers: { 'content-type': 'application/json' } });
 const get = (path: string, base = sb.reviewBaseUrl) => http.call('GET', `${base}/__sandbox${path}`);
-const create = (body: unknown = createBody()) => http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: body });
+const create = (body: unknown = createBody()) =>
+  http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: body });
 
 describe('inspection API', () => {
   it('serves the request log on both ports without logging itself', async () => {
@@ -26,13 +36,25 @@ describe('inspection API', () => {
     for (const base of [sb.videoBaseUrl, sb.reviewBaseUrl]) {
       const r = await get('/requests', base);
       expect(r.status).toBe(200);
-      expect(r.json).toEqual([expect.objectContaining({ seq: expect.any(Number), service: 'video', operation: 'video.create', status: 200 })]);
+      expect(r.json).toEqual([
+        expect.objectContaining({ seq: expect.any(Number), service: 'video', operation: 'video.create', status: 200 }),
+      ]);
     }
     expect(sb.requests()).toHaveLength(1);
   });
 
   it('adds faults ({ rule } or the rule itself; "Infinity" for every time) and refuses bad ones', async () => {
-    expect((await post('/faults', { rule: { operation: 'video.create', times: 'Infinity', fault: { type: 'status', status: 503, retryAfter: '2' } } })).status).toBe(200);
+    expect(
+      (
+        await post('/faults', {
+          rule: {
+            operation: 'video.create',
+            times: 'Infinity',
+            fault: { type: 'status', status: 503, retryAfter: '2' },
+          },
+        })
+      ).status,
+    ).toBe(200);
     for (let i = 0; i < 3; i++) {
       const r = await create();
       expect(r.status).toBe(503);
@@ -48,23 +70,49 @@ describe('inspection API', () => {
   });
 
   it('scripts review verdicts and outcomes, video outcomes and callback faults', async () => {
-    expect((await post('/review-verdicts', { url: 'https://cdn.example.com/v.jpg', verdict: { passed: false, errorCode: 'X' } })).status).toBe(200);
-    expect((await post('/review-outcomes', { match: { url: 'https://cdn.example.com/f.jpg' }, outcome: 'failed' })).status).toBe(200);
-    expect((await post('/video-outcomes', { match: { model: 'broken' }, outcome: 'expired', durationMs: 50 })).status).toBe(200);
+    expect(
+      (
+        await post('/review-verdicts', {
+          url: 'https://cdn.example.com/v.jpg',
+          verdict: { passed: false, errorCode: 'X' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await post('/review-outcomes', { match: { url: 'https://cdn.example.com/f.jpg' }, outcome: 'failed' })).status,
+    ).toBe(200);
+    expect(
+      (await post('/video-outcomes', { match: { model: 'broken' }, outcome: 'expired', durationMs: 50 })).status,
+    ).toBe(200);
     expect((await post('/callback-faults', { rule: { kind: 'video', mode: 'drop' } })).status).toBe(200);
 
-    expect((await reviewToEnd(http, sb, ['https://cdn.example.com/v.jpg'])).result.items[0]).toMatchObject({ submit_review_status: 0, error_code: 'X' });
+    expect((await reviewToEnd(http, sb, ['https://cdn.example.com/v.jpg'])).result.items[0]).toMatchObject({
+      submit_review_status: 0,
+      error_code: 'X',
+    });
     expect((await reviewToEnd(http, sb, ['https://cdn.example.com/f.jpg'])).status).toBe('failed');
     const receiver = await startReceiver();
     try {
-      const { json } = await create({ model: 'broken', content: [{ type: 'text', text: 'x' }], callback_url: `${receiver.url}/v` });
-      await waitFor(async () => (await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${json.id}`, { headers: videoHeaders(sb) })).json.status === 'expired');
+      const { json } = await create({
+        model: 'broken',
+        content: [{ type: 'text', text: 'x' }],
+        callback_url: `${receiver.url}/v`,
+      });
+      await waitFor(
+        async () =>
+          (await http.call('GET', `${sb.videoBaseUrl}/v1/task/get/${json.id}`, { headers: videoHeaders(sb) })).json
+            .status === 'expired',
+      );
       await waitFor(() => sb.callbacks().length === 2, 2_000, 'two video callbacks');
-      expect((await get('/callbacks')).json.map((c: { status: string; outcome: string }) => [c.status, c.outcome])).toEqual([
+      expect(
+        (await get('/callbacks')).json.map((c: { status: string; outcome: string }) => [c.status, c.outcome]),
+      ).toEqual([
         ['running', 'dropped'],
         ['expired', 'delivered'],
       ]);
-      expect((await get('/video-tasks')).json).toEqual([expect.objectContaining({ id: json.id, status: 'expired', model: 'broken' })]);
+      expect((await get('/video-tasks')).json).toEqual([
+        expect.objectContaining({ id: json.id, status: 'expired', model: 'broken' }),
+      ]);
     } finally {
       await receiver.close();
     }
@@ -72,7 +120,11 @@ describe('inspection API', () => {
   });
 
   it('cancels a review task, lists review tasks and resets', async () => {
-    await post('/review-outcomes', { match: { url: 'https://cdn.example.com/slow.jpg' }, outcome: 'completed', durationMs: 60_000 });
+    await post('/review-outcomes', {
+      match: { url: 'https://cdn.example.com/slow.jpg' },
+      outcome: 'completed',
+      durationMs: 60_000,
+    });
     const submit = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
       headers: reviewHeaders(sb),
       json: { images: ['https://cdn.example.com/slow.jpg'] },

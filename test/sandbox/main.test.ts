@@ -27,7 +27,11 @@ describe('src/sandbox/main.ts', () => {
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
 
-    const line = await waitFor(() => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined, 30_000, 'the ready line');
+    const line = await waitFor(
+      () => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined,
+      30_000,
+      'the ready line',
+    );
     const [, videoBaseUrl, reviewBaseUrl] = line as unknown as [string, string, string];
     expect(stdout.trim().split('\n')).toHaveLength(1);
 
@@ -37,19 +41,31 @@ describe('src/sandbox/main.ts', () => {
     });
     expect(create.status).toBe(200);
     const submit = await http.call('POST', `${reviewBaseUrl}/api/asset/upload/sync`, {
-      headers: { 'x-access-token': 'sandbox-review-token', 'x-track-id': trackId(), 'content-type': 'application/json' },
+      headers: {
+        'x-access-token': 'sandbox-review-token',
+        'x-track-id': trackId(),
+        'content-type': 'application/json',
+      },
       json: { images: ['https://cdn.example.com/a.jpg'] },
     });
     expect(submit.json.status).toBe('completed');
     // Public addresses only, unless ALLOW_PRIVATE_URLS (next test).
     const loopback = await http.call('POST', `${reviewBaseUrl}/api/asset/upload/async`, {
-      headers: { 'x-access-token': 'sandbox-review-token', 'x-track-id': trackId(), 'content-type': 'application/json' },
+      headers: {
+        'x-access-token': 'sandbox-review-token',
+        'x-track-id': trackId(),
+        'content-type': 'application/json',
+      },
       json: { images: ['https://cdn.example.com/a.jpg'], callback_url: 'http://127.0.0.1:8787/cb' },
     });
     expect(loopback.status).toBe(400);
     expect(loopback.json.error.message).toContain('callback_url: must be a public address');
     const log = await http.call('GET', `${reviewBaseUrl}/__sandbox/requests`);
-    expect(log.json.map((e: { operation: string }) => e.operation)).toEqual(['video.create', 'review.submitSync', 'review.submitAsync']);
+    expect(log.json.map((e: { operation: string }) => e.operation)).toEqual([
+      'video.create',
+      'review.submitSync',
+      'review.submitAsync',
+    ]);
 
     process.kill(-child.pid!, 'SIGTERM');
     await exited;
@@ -62,18 +78,35 @@ describe('src/sandbox/main.ts', () => {
   it('ALLOW_PRIVATE_URLS=true accepts private media and callback addresses, and says so on its line', async () => {
     child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
       cwd: process.cwd(),
-      env: { ...process.env, SANDBOX_VIDEO_PORT: '0', SANDBOX_REVIEW_PORT: '0', SANDBOX_VIDEO_DURATION_MS: '600000', ALLOW_PRIVATE_URLS: 'true' },
+      env: {
+        ...process.env,
+        SANDBOX_VIDEO_PORT: '0',
+        SANDBOX_REVIEW_PORT: '0',
+        SANDBOX_VIDEO_DURATION_MS: '600000',
+        ALLOW_PRIVATE_URLS: 'true',
+      },
       stdio: ['ignore', 'pipe', 'ignore'],
       detached: true,
     });
     let stdout = '';
     child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-    const line = await waitFor(() => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined, 30_000, 'the ready line');
+    const line = await waitFor(
+      () => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined,
+      30_000,
+      'the ready line',
+    );
     expect(stdout).toContain('(ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted)');
     const create = await http.call('POST', `${line[1]}/v1/task/create`, {
       headers: { authorization: 'Bearer sandbox-video-key', 'content-type': 'application/json' },
-      json: { model: 'm', content: [{ type: 'text', text: 'hello' }, { type: 'image_url', image_url: { url: 'http://192.168.1.5/a.png' } }], callback_url: 'http://127.0.0.1:9/cb' },
+      json: {
+        model: 'm',
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'image_url', image_url: { url: 'http://192.168.1.5/a.png' } },
+        ],
+        callback_url: 'http://127.0.0.1:9/cb',
+      },
     });
     expect(create.status, create.text).toBe(200);
     process.kill(-child.pid!, 'SIGTERM');

@@ -35,9 +35,17 @@ afterAll(async () => {
   await Promise.all([strict.close(), lenient.close()]);
 });
 
-const submit = (sb: Sandbox, body: unknown) => http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: reviewHeaders(sb), json: body });
-const create = (sb: Sandbox, body: unknown) => http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: body });
-const media = (type: 'image_url' | 'video_url' | 'audio_url', url: string) => ({ model: 'm', content: [{ type: 'text', text: 'go' }, { type, [type]: { url } }] });
+const submit = (sb: Sandbox, body: unknown) =>
+  http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: reviewHeaders(sb), json: body });
+const create = (sb: Sandbox, body: unknown) =>
+  http.call('POST', `${sb.videoBaseUrl}/v1/task/create`, { headers: videoHeaders(sb), json: body });
+const media = (type: 'image_url' | 'video_url' | 'audio_url', url: string) => ({
+  model: 'm',
+  content: [
+    { type: 'text', text: 'go' },
+    { type, [type]: { url } },
+  ],
+});
 
 describe('the sandbox refuses private addresses by default', () => {
   it.each(PRIVATE_HOSTS)('review images and callback_url at %s: 400 naming the field', async (host) => {
@@ -46,14 +54,21 @@ describe('the sandbox refuses private addresses by default', () => {
     expect(images.json.error.message).toMatch(/images\[1\]: must be a public address \(.+\)/);
     const legacy = await submit(strict, { asset_url_list: [`http://${host}/a.jpg`] });
     expect(legacy.json.error.message).toContain('asset_url_list[0]: must be a public address');
-    const callback = await submit(strict, { images: ['https://cdn.example.com/ok.jpg'], callback_url: `http://${host}:8787/cb` });
+    const callback = await submit(strict, {
+      images: ['https://cdn.example.com/ok.jpg'],
+      callback_url: `http://${host}:8787/cb`,
+    });
     expect(callback.status).toBe(400);
     expect(callback.json.error.message).toMatch(/callback_url: must be a public address/);
     expect(strict.reviewTasks()).toHaveLength(0);
   });
 
   it.each(PRIVATE_HOSTS)('video create media and callback_url at %s: 400 naming the field', async (host) => {
-    for (const [type, ext] of [['image_url', 'jpg'], ['video_url', 'mp4'], ['audio_url', 'mp3']] as const) {
+    for (const [type, ext] of [
+      ['image_url', 'jpg'],
+      ['video_url', 'mp4'],
+      ['audio_url', 'mp3'],
+    ] as const) {
       const r = await create(strict, media(type, `http://${host}/a.${ext}`));
       expect(r.status).toBe(400);
       expect(r.json.error.message).toContain(`content[1].${type}.url: must be a public address`);
@@ -65,15 +80,22 @@ describe('the sandbox refuses private addresses by default', () => {
   });
 
   it.each(PUBLIC_HOSTS)('accepts %s (a public literal, or a name as written)', async (host) => {
-    expect((await submit(strict, { images: [`https://${host}/a.jpg`], callback_url: `http://${host}/cb` })).status).toBe(202);
+    expect(
+      (await submit(strict, { images: [`https://${host}/a.jpg`], callback_url: `http://${host}/cb` })).status,
+    ).toBe(202);
     expect((await create(strict, media('image_url', `https://${host}/a.jpg`))).status).toBe(200);
   });
 });
 
 describe('allowPrivateUrls: true', () => {
   it.each(PRIVATE_HOSTS)('accepts media and callback addresses at %s', async (host) => {
-    expect((await submit(lenient, { images: [`http://${host}/a.jpg`], callback_url: `http://${host}:1/cb` })).status).toBe(202);
-    const r = await create(lenient, { ...media('video_url', `http://${host}/a.mp4`), callback_url: `http://${host}:1/cb` });
+    expect(
+      (await submit(lenient, { images: [`http://${host}/a.jpg`], callback_url: `http://${host}:1/cb` })).status,
+    ).toBe(202);
+    const r = await create(lenient, {
+      ...media('video_url', `http://${host}/a.mp4`),
+      callback_url: `http://${host}:1/cb`,
+    });
     expect(r.status, r.text).toBe(200);
   });
 });

@@ -24,7 +24,9 @@ const entry = (at: number, extra: Partial<RequestLogEntry>): RequestLogEntry => 
 });
 const processing = { task_id: 't1', status: 'processing' };
 const retryAfterFlags = (log: RequestLogEntry[]) =>
-  auditRequestLog(log, { minQueryIntervalMs: 0 }).filter((v) => v.rule === AUDIT_RULES.retryAfter).map((v) => v.seq);
+  auditRequestLog(log, { minQueryIntervalMs: 0 })
+    .filter((v) => v.rule === AUDIT_RULES.retryAfter)
+    .map((v) => v.seq);
 
 describe('audit of a 200 with Retry-After (crafted logs)', () => {
   it('flags a query earlier than a delta-seconds Retry-After allows, not one that waited', () => {
@@ -46,7 +48,10 @@ describe('audit of a 200 with Retry-After (crafted logs)', () => {
   });
 
   it('ignores a Retry-After the client never received', () => {
-    const log = [entry(0, { response: processing, retryAfter: '30', clientGone: true }), entry(1_000, { response: processing })];
+    const log = [
+      entry(0, { response: processing, retryAfter: '30', clientGone: true }),
+      entry(1_000, { response: processing }),
+    ];
     expect(retryAfterFlags(log)).toEqual([]);
   });
 });
@@ -62,7 +67,8 @@ describe('sandbox with reviewProcessingRetryAfter', () => {
     await http.close();
     await sb.close();
   });
-  const query = (taskId: string) => http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+  const query = (taskId: string) =>
+    http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
 
   it('sends and logs it on answers of a task under way, not on the final one; the audit flags only the early query', async () => {
     const submit = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
@@ -82,10 +88,14 @@ describe('sandbox with reviewProcessingRetryAfter', () => {
     const waited = await query(taskId);
     expect(waited.headers['retry-after']).toBe(waited.json.status === 'completed' ? undefined : '1');
     await sleep(1_050);
-    const final = await waitFor(async () => {
-      const q = await query(taskId);
-      return q.json.status === 'completed' ? q : (await sleep(1_050), undefined);
-    }, 10_000, 'the review to complete');
+    const final = await waitFor(
+      async () => {
+        const q = await query(taskId);
+        return q.json.status === 'completed' ? q : (await sleep(1_050), undefined);
+      },
+      10_000,
+      'the review to complete',
+    );
     expect(final.headers['retry-after']).toBeUndefined();
 
     const log = sb.requests().filter((e) => e.operation === 'review.query');
@@ -93,6 +103,12 @@ describe('sandbox with reviewProcessingRetryAfter', () => {
     expect(log.at(-1)!.retryAfter).toBeUndefined();
     expect(early.status).toBe(200);
     const flagged = auditRequestLog(sb.requests(), { minQueryIntervalMs: 0 });
-    expect(flagged).toEqual([{ rule: AUDIT_RULES.retryAfter, seq: log[1]!.seq, detail: expect.stringContaining('before the Retry-After allowed it') }]);
+    expect(flagged).toEqual([
+      {
+        rule: AUDIT_RULES.retryAfter,
+        seq: log[1]!.seq,
+        detail: expect.stringContaining('before the Retry-After allowed it'),
+      },
+    ]);
   });
 });

@@ -19,7 +19,8 @@ beforeEach(() => sb.reset());
 
 const submit = (body: unknown, mode: 'async' | 'sync' = 'async') =>
   http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/${mode}`, { headers: reviewHeaders(sb), json: body });
-const query = (taskId: string) => http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+const query = (taskId: string) =>
+  http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
 
 describe('review submit validation', () => {
   const img = (i: number) => `https://cdn.example.com/img-${i}.jpg`;
@@ -29,14 +30,38 @@ describe('review submit validation', () => {
     ['51 images', { images: Array.from({ length: 51 }, (_, i) => img(i)) }, 'images: must hold 1 to 50 URLs (got 51)'],
     ['an ftp URL', { images: ['ftp://cdn.example.com/a.jpg'] }, 'images[0]: only public http or https'],
     ['a data: URL', { images: ['data:image/png;base64,AAAA'] }, 'images[0]: only public http or https'],
-    ['an unknown extension', { images: [img(0), 'https://cdn.example.com/a.txt'] }, 'images[1]: the URL needs a supported extension'],
-    ['mixed types', { images: [img(0), 'https://cdn.example.com/v.mp4'], asset_type: 'Image' }, 'images[1]: is Video but images[0] is Image'],
-    ['videos without asset_type', { images: ['https://cdn.example.com/v.mp4'] }, 'asset_type: defaults to Image but the URLs are Video'],
-    ['asset_type not matching', { images: ['https://cdn.example.com/a.wav'], asset_type: 'Video' }, 'asset_type: is Video but the URLs are Audio'],
+    [
+      'an unknown extension',
+      { images: [img(0), 'https://cdn.example.com/a.txt'] },
+      'images[1]: the URL needs a supported extension',
+    ],
+    [
+      'mixed types',
+      { images: [img(0), 'https://cdn.example.com/v.mp4'], asset_type: 'Image' },
+      'images[1]: is Video but images[0] is Image',
+    ],
+    [
+      'videos without asset_type',
+      { images: ['https://cdn.example.com/v.mp4'] },
+      'asset_type: defaults to Image but the URLs are Video',
+    ],
+    [
+      'asset_type not matching',
+      { images: ['https://cdn.example.com/a.wav'], asset_type: 'Video' },
+      'asset_type: is Video but the URLs are Audio',
+    ],
     ['an unknown asset_type', { images: [img(0)], asset_type: 'Picture' }, 'asset_type:'],
-    ['a bad group_source with group_id', { images: [img(0)], group_id: 'g1', group_source: 'celebrity' }, 'group_source:'],
+    [
+      'a bad group_source with group_id',
+      { images: [img(0)], group_id: 'g1', group_source: 'celebrity' },
+      'group_source:',
+    ],
     ['a bad callback_url', { images: [img(0)], callback_url: 'not a url' }, 'callback_url: must be an http(s) URL'],
-    ['a bad entry in asset_url_list (which wins over images)', { images: [img(0)], asset_url_list: ['https://cdn.example.com/x.doc'] }, 'asset_url_list[0]:'],
+    [
+      'a bad entry in asset_url_list (which wins over images)',
+      { images: [img(0)], asset_url_list: ['https://cdn.example.com/x.doc'] },
+      'asset_url_list[0]:',
+    ],
     ['images not an array', { images: 'https://cdn.example.com/a.jpg' }, 'images:'],
   ])('rejects %s with 400 naming the field', async (_name, body, message) => {
     for (const mode of ['async', 'sync'] as const) {
@@ -49,11 +74,17 @@ describe('review submit validation', () => {
   });
 
   it('rejects a body that is not JSON, or sent without Content-Type: application/json', async () => {
-    const notJson = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: reviewHeaders(sb), body: '{nope' });
+    const notJson = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+      headers: reviewHeaders(sb),
+      body: '{nope',
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.json.error.message).toContain('body: is not valid JSON');
     const h = { ...reviewHeaders(sb), 'content-type': 'text/plain' };
-    const wrongType = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: h, json: { images: ['https://a.example/a.jpg'] } });
+    const wrongType = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+      headers: h,
+      json: { images: ['https://a.example/a.jpg'] },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.error.message).toContain('Content-Type');
   });
@@ -91,10 +122,19 @@ describe('review task lifecycle', () => {
   });
 
   it('goes pending -> processing (done_count rising item by item) -> completed with Asset:// items', async () => {
-    const urls = ['https://cdn.example.com/p/1.jpg', 'https://cdn.example.com/p/2.png', 'https://cdn.example.com/p/3.webp', 'https://cdn.example.com/p/4.gif'];
+    const urls = [
+      'https://cdn.example.com/p/1.jpg',
+      'https://cdn.example.com/p/2.png',
+      'https://cdn.example.com/p/3.webp',
+      'https://cdn.example.com/p/4.gif',
+    ];
     const { json } = await submit({ images: urls, asset_type: 'Image' });
     const seen: Array<{ status: string; done: number }> = [];
-    let last: Record<string, unknown> & { status: string; done_count: number; total_count: number } = { status: '', done_count: 0, total_count: 0 };
+    let last: Record<string, unknown> & { status: string; done_count: number; total_count: number } = {
+      status: '',
+      done_count: 0,
+      total_count: 0,
+    };
     while (!['completed', 'failed', 'cancelled'].includes(last.status)) {
       last = (await query(json.task_id)).json;
       seen.push({ status: last.status, done: last.done_count });
@@ -113,7 +153,14 @@ describe('review task lifecycle', () => {
     const processing = seen.filter((s) => s.status === 'processing').map((s) => s.done);
     expect(processing).toEqual([...processing].sort((a, b) => a - b));
     expect(new Set(processing).size).toBeGreaterThanOrEqual(3); // 0, 1, 2, 3 observed one by one
-    expect(last).toMatchObject({ code: 200, task_id: json.task_id, status: 'completed', total_count: 4, done_count: 4, message: expect.any(String) });
+    expect(last).toMatchObject({
+      code: 200,
+      task_id: json.task_id,
+      status: 'completed',
+      total_count: 4,
+      done_count: 4,
+      message: expect.any(String),
+    });
 
     const result = last.result as { review_batch_id: string; items: Array<Record<string, unknown>> };
     expect(result.review_batch_id).toEqual(expect.any(String));
@@ -130,13 +177,23 @@ describe('review task lifecycle', () => {
         error_message: '',
       });
     }
-    expect(sb.reviewTasks()).toEqual([{ taskId: json.task_id, status: 'completed', urls, createdAt: expect.any(Number) }]);
+    expect(sb.reviewTasks()).toEqual([
+      { taskId: json.task_id, status: 'completed', urls, createdAt: expect.any(Number) },
+    ]);
   });
 
   it('rejects items per verdict: setReviewVerdict and the `reject` URL hint', async () => {
     const scripted = 'https://cdn.example.com/people/bob.jpg';
-    sb.setReviewVerdict(scripted, { passed: false, errorCode: 'FACE_NOT_AUTHORIZED', errorMessage: 'real person not authorized' });
-    const final = await reviewToEnd(http, sb, ['https://cdn.example.com/ok.jpg', scripted, 'https://cdn.example.com/reject/c.jpg']);
+    sb.setReviewVerdict(scripted, {
+      passed: false,
+      errorCode: 'FACE_NOT_AUTHORIZED',
+      errorMessage: 'real person not authorized',
+    });
+    const final = await reviewToEnd(http, sb, [
+      'https://cdn.example.com/ok.jpg',
+      scripted,
+      'https://cdn.example.com/reject/c.jpg',
+    ]);
     expect(final.status).toBe('completed');
     const items = final.result.items;
     expect(items.map((i: { submit_review_status: number }) => i.submit_review_status)).toEqual([1, 0, 0]);
@@ -146,7 +203,13 @@ describe('review task lifecycle', () => {
 
   it('fails a task (review-fail hint or setReviewTaskOutcome) with top-level error information', async () => {
     const hinted = await reviewToEnd(http, sb, ['https://cdn.example.com/review-fail/a.jpg']);
-    expect(hinted).toMatchObject({ code: 200, status: 'failed', error_code: 'REVIEW_FAILED', error_message: expect.any(String), error: { code: 'REVIEW_FAILED' } });
+    expect(hinted).toMatchObject({
+      code: 200,
+      status: 'failed',
+      error_code: 'REVIEW_FAILED',
+      error_message: expect.any(String),
+      error: { code: 'REVIEW_FAILED' },
+    });
     expect(hinted).not.toHaveProperty('result');
     sb.setReviewTaskOutcome({ url: 'https://cdn.example.com/plain.jpg' }, 'failed', 100);
     expect((await reviewToEnd(http, sb, ['https://cdn.example.com/plain.jpg'])).status).toBe('failed');
@@ -165,7 +228,7 @@ describe('review task lifecycle', () => {
     expect(() => sb.cancelReviewTask('rvt-unknown')).toThrow(/no review task/);
   });
 
-  it('can answer completed queries with body code 0 (the spec\'s further shape)', async () => {
+  it("can answer completed queries with body code 0 (the spec's further shape)", async () => {
     const zero = await startSandbox({ reviewDurationMs: 50, reviewCompletedCode: 0 });
     try {
       const final = await reviewToEnd(http, zero, ['https://cdn.example.com/zero.jpg']);
@@ -188,8 +251,11 @@ describe('review task lifecycle', () => {
 
   it('reads a request target as a path: "//x^y" is an unknown path (404), "*" a bad request (400), never a 500', async () => {
     const port = Number(new URL(sb.reviewBaseUrl).port);
-    const auth = Object.entries(reviewHeaders(sb)).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    const raw = (target: string) => sendRaw(port, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}\r\n`, 'latin1'));
+    const auth = Object.entries(reviewHeaders(sb))
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
+    const raw = (target: string) =>
+      sendRaw(port, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}\r\n`, 'latin1'));
     expect((await raw('//czQ^B?x')).statuses).toEqual([404]);
     expect((await raw('//api/task/rvt-x')).statuses).toEqual([404]);
     expect((await raw('*')).statuses).toEqual([400]);
@@ -199,7 +265,10 @@ describe('review task lifecycle', () => {
 describe('sync submit', () => {
   it('validates the same way and answers 200 with the final task object', async () => {
     const started = Date.now();
-    const r = await submit({ images: ['https://cdn.example.com/s/1.jpg', 'https://cdn.example.com/reject/2.jpg'] }, 'sync');
+    const r = await submit(
+      { images: ['https://cdn.example.com/s/1.jpg', 'https://cdn.example.com/reject/2.jpg'] },
+      'sync',
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ code: 200, status: 'completed', total_count: 2, done_count: 2 });
@@ -235,7 +304,14 @@ describe('review callback', () => {
       expect(receiver.received[0]!.path).toBe('/hooks/review?sig=abc');
       expect(receiver.received[0]!.body).toEqual((await query(json.task_id)).json);
       expect(sb.callbacks()).toEqual([
-        expect.objectContaining({ kind: 'review', url: callbackUrl, taskId: json.task_id, status: 'completed', outcome: 'delivered', httpStatus: 200 }),
+        expect.objectContaining({
+          kind: 'review',
+          url: callbackUrl,
+          taskId: json.task_id,
+          status: 'completed',
+          outcome: 'delivered',
+          httpStatus: 200,
+        }),
       ]);
     } finally {
       await receiver.close();

@@ -50,10 +50,18 @@ describe('config separation', () => {
   });
 
   it('refuses a missing secret, a secret with control characters and a non-http base URL', () => {
-    expect(() => new VideoClient({ ...video, apiKey: '' })).toThrow('VideoClient: config.apiKey must be a non-empty string');
-    expect(() => new ReviewClient({ ...review, accessToken: 'abc\r\nX-Evil: 1' })).toThrow('config.accessToken contains control characters');
-    expect(() => new ReviewClient({ ...review, baseUrl: 'ftp://review.example.com' })).toThrow('config.baseUrl must be an http(s) URL');
-    expect(() => new VideoClient({ ...video, cancelPath: '/v1/task/cancel' })).toThrow('cancelPath must start with / and contain {id}');
+    expect(() => new VideoClient({ ...video, apiKey: '' })).toThrow(
+      'VideoClient: config.apiKey must be a non-empty string',
+    );
+    expect(() => new ReviewClient({ ...review, accessToken: 'abc\r\nX-Evil: 1' })).toThrow(
+      'config.accessToken contains control characters',
+    );
+    expect(() => new ReviewClient({ ...review, baseUrl: 'ftp://review.example.com' })).toThrow(
+      'config.baseUrl must be an http(s) URL',
+    );
+    expect(() => new VideoClient({ ...video, cancelPath: '/v1/task/cancel' })).toThrow(
+      'cancelPath must start with / and contain {id}',
+    );
   });
 
   it('does not expose the secret through the client object', async () => {

@@ -28,7 +28,12 @@ const reviewCfg = (over: { accessToken?: string; timeoutMs?: number } = {}) => (
   timeoutMs: over.timeoutMs ?? 5_000,
 });
 const prompt = (text: string) => ({ type: 'text' as const, text });
-const createBody = (text = 'a lighthouse at dusk') => ({ model: 'video-model-1', content: [prompt(text)], ratio: '16:9', duration: 5 });
+const createBody = (text = 'a lighthouse at dusk') => ({
+  model: 'video-model-1',
+  content: [prompt(text)],
+  ratio: '16:9',
+  duration: 5,
+});
 
 async function serviceError(call: Promise<unknown>): Promise<ServiceError> {
   const err = await caught(call);
@@ -88,22 +93,40 @@ describe('the happy path over both services', () => {
     sb.setReviewVerdict(url, { passed: false, errorCode: 'FACE_NOT_AUTHORIZED', errorMessage: 'no consent on file' });
     const task = await review.submitSync({ images: [url] });
     expect(task.status).toBe('completed');
-    expect(task.items[0]).toMatchObject({ passed: false, errorCode: 'FACE_NOT_AUTHORIZED', errorMessage: 'no consent on file' });
+    expect(task.items[0]).toMatchObject({
+      passed: false,
+      errorCode: 'FACE_NOT_AUTHORIZED',
+      errorMessage: 'no consent on file',
+    });
   });
 });
 
 describe('faults are classified as the spec requires', () => {
   it('500 after commit on create is ambiguous: the task exists although the call failed', async () => {
-    sb.addFault({ operation: 'video.create', match: { model: 'commit-500' }, fault: { type: 'status', status: 500, commit: true } });
+    sb.addFault({
+      operation: 'video.create',
+      match: { model: 'commit-500' },
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const before = sb.videoTasks().length;
     const err = await serviceError(video.createTask({ ...createBody(), model: 'commit-500' }));
-    expect(err).toMatchObject({ operation: 'video.create', kind: 'http', status: 500, ambiguous: true, retryable: true });
+    expect(err).toMatchObject({
+      operation: 'video.create',
+      kind: 'http',
+      status: 500,
+      ambiguous: true,
+      retryable: true,
+    });
     expect(err.message).toMatch(/^video\.create failed: HTTP 500 \(ambiguous: the request may have reached the server/);
     expect(sb.videoTasks().length).toBe(before + 1);
   });
 
   it('a hang on create is a time-out, ambiguous', async () => {
-    sb.addFault({ operation: 'video.create', match: { model: 'hang' }, fault: { type: 'hang', ms: 1_500, commit: true } });
+    sb.addFault({
+      operation: 'video.create',
+      match: { model: 'hang' },
+      fault: { type: 'hang', ms: 1_500, commit: true },
+    });
     const err = await serviceError(impatientVideo.createTask({ ...createBody(), model: 'hang' }));
     expect(err).toMatchObject({ kind: 'timeout', ambiguous: true, retryable: true });
   });
@@ -111,21 +134,45 @@ describe('faults are classified as the spec requires', () => {
   it('a hang on async review submit is a time-out, ambiguous', async () => {
     const url = 'https://cdn.example.com/contract/hang.jpg';
     sb.addFault({ operation: 'review.submitAsync', match: { url }, fault: { type: 'hang', ms: 1_500 } });
-    expect(await serviceError(impatientReview.submitAsync({ images: [url] }))).toMatchObject({ kind: 'timeout', ambiguous: true });
+    expect(await serviceError(impatientReview.submitAsync({ images: [url] }))).toMatchObject({
+      kind: 'timeout',
+      ambiguous: true,
+    });
   });
 
   it('a reset after commit is ambiguous; a malformed 2xx is ambiguous', async () => {
-    sb.addFault({ operation: 'review.submitAsync', match: { url: 'reset.jpg' }, fault: { type: 'reset', commit: true } });
-    sb.addFault({ operation: 'video.create', match: { model: 'malformed' }, fault: { type: 'malformed', commit: true } });
-    expect(await serviceError(review.submitAsync({ images: ['https://cdn.example.com/contract/reset.jpg'] }))).toMatchObject({ kind: 'network', ambiguous: true });
-    expect(await serviceError(video.createTask({ ...createBody(), model: 'malformed' }))).toMatchObject({ kind: 'malformed-response', status: 200, ambiguous: true });
+    sb.addFault({
+      operation: 'review.submitAsync',
+      match: { url: 'reset.jpg' },
+      fault: { type: 'reset', commit: true },
+    });
+    sb.addFault({
+      operation: 'video.create',
+      match: { model: 'malformed' },
+      fault: { type: 'malformed', commit: true },
+    });
+    expect(
+      await serviceError(review.submitAsync({ images: ['https://cdn.example.com/contract/reset.jpg'] })),
+    ).toMatchObject({ kind: 'network', ambiguous: true });
+    expect(await serviceError(video.createTask({ ...createBody(), model: 'malformed' }))).toMatchObject({
+      kind: 'malformed-response',
+      status: 200,
+      ambiguous: true,
+    });
   });
 
   it('400 is final: a fault, and the sandbox refusing an Asset:// it never issued', async () => {
     sb.addFault({ operation: 'video.create', match: { model: 'bad-400' }, fault: { type: 'status', status: 400 } });
-    expect(await serviceError(video.createTask({ ...createBody(), model: 'bad-400' }))).toMatchObject({ status: 400, ambiguous: false, retryable: false });
+    expect(await serviceError(video.createTask({ ...createBody(), model: 'bad-400' }))).toMatchObject({
+      status: 400,
+      ambiguous: false,
+      retryable: false,
+    });
     const err = await serviceError(
-      video.createTask({ model: 'video-model-1', content: [prompt('x'), { type: 'image_url', image_url: { url: 'Asset://never-issued' } }] }),
+      video.createTask({
+        model: 'video-model-1',
+        content: [prompt('x'), { type: 'image_url', image_url: { url: 'Asset://never-issued' } }],
+      }),
     );
     expect(err).toMatchObject({ kind: 'http', status: 400, ambiguous: false, retryable: false });
     expect(err.message).toContain('was not issued by the asset review service');
@@ -146,8 +193,17 @@ describe('faults are classified as the spec requires', () => {
 
   it('429 with Retry-After on a review query is retryable and carries the delay', async () => {
     const accepted = await review.submitAsync({ images: ['https://cdn.example.com/contract/busy.jpg'] });
-    sb.addFault({ operation: 'review.query', match: { taskId: accepted.taskId }, fault: { type: 'status', status: 429, retryAfter: '3' } });
-    expect(await serviceError(review.getTask(accepted.taskId))).toMatchObject({ status: 429, ambiguous: false, retryable: true, retryAfterMs: 3000 });
+    sb.addFault({
+      operation: 'review.query',
+      match: { taskId: accepted.taskId },
+      fault: { type: 'status', status: 429, retryAfter: '3' },
+    });
+    expect(await serviceError(review.getTask(accepted.taskId))).toMatchObject({
+      status: 429,
+      ambiguous: false,
+      retryable: true,
+      retryAfterMs: 3000,
+    });
   });
 });
 

@@ -40,7 +40,14 @@ describe('HTTP statuses', () => {
   it('500 is ambiguous and retryable, with the spec advice in the message', async () => {
     server.handle((_req, res) => json(res, 500, { error: { message: 'internal error' } }));
     const err = await failure(video.createTask(createBody));
-    expect(err).toMatchObject({ service: 'video', operation: 'video.create', kind: 'http', status: 500, ambiguous: true, retryable: true });
+    expect(err).toMatchObject({
+      service: 'video',
+      operation: 'video.create',
+      kind: 'http',
+      status: 500,
+      ambiguous: true,
+      retryable: true,
+    });
     expect(err.message).toMatch(/^video\.create failed: HTTP 500 \(ambiguous: the request may have reached the server/);
     expect(err.message).toContain('internal error');
     expect(err.responseBody).toEqual({ error: { message: 'internal error' } });
@@ -48,26 +55,47 @@ describe('HTTP statuses', () => {
 
   it.each([502, 504])('%i is ambiguous and retryable', async (status) => {
     server.handle((_req, res) => json(res, status, {}));
-    expect(await failure(review.submitAsync(reviewBody))).toMatchObject({ kind: 'http', status, ambiguous: true, retryable: true });
+    expect(await failure(review.submitAsync(reviewBody))).toMatchObject({
+      kind: 'http',
+      status,
+      ambiguous: true,
+      retryable: true,
+    });
   });
 
   it('400 is final: fix the request', async () => {
-    server.handle((_req, res) => json(res, 400, { error: { code: 'InvalidParameter', message: 'content is malformed' } }));
+    server.handle((_req, res) =>
+      json(res, 400, { error: { code: 'InvalidParameter', message: 'content is malformed' } }),
+    );
     const err = await failure(video.createTask(createBody));
     expect(err).toMatchObject({ kind: 'http', status: 400, ambiguous: false, retryable: false });
-    expect(err.message).toBe('video.create failed: HTTP 400 (final: fix the request, do not retry): content is malformed');
+    expect(err.message).toBe(
+      'video.create failed: HTTP 400 (final: fix the request, do not retry): content is malformed',
+    );
   });
 
   it('401 is final: fix the credentials', async () => {
     server.handle((_req, res) => json(res, 401, { message: 'unauthorized' }));
     const err = await failure(review.getTask('rt-1'));
-    expect(err).toMatchObject({ service: 'review', operation: 'review.query', kind: 'http', status: 401, ambiguous: false, retryable: false });
+    expect(err).toMatchObject({
+      service: 'review',
+      operation: 'review.query',
+      kind: 'http',
+      status: 401,
+      ambiguous: false,
+      retryable: false,
+    });
     expect(err.message).toContain('HTTP 401 (final: check the credentials');
   });
 
   it.each([403, 404, 409, 422])('%i is final', async (status) => {
     server.handle((_req, res) => json(res, status, {}));
-    expect(await failure(video.getTask('cgt-1'))).toMatchObject({ kind: 'http', status, ambiguous: false, retryable: false });
+    expect(await failure(video.getTask('cgt-1'))).toMatchObject({
+      kind: 'http',
+      status,
+      ambiguous: false,
+      retryable: false,
+    });
   });
 
   it('429 with Retry-After in seconds is retryable, not ambiguous', async () => {
@@ -95,7 +123,12 @@ describe('HTTP statuses', () => {
 
   it('503 is retryable, not ambiguous, and carries its Retry-After', async () => {
     server.handle((_req, res) => json(res, 503, {}, { 'retry-after': '2' }));
-    expect(await failure(review.submitAsync(reviewBody))).toMatchObject({ status: 503, ambiguous: false, retryable: true, retryAfterMs: 2000 });
+    expect(await failure(review.submitAsync(reviewBody))).toMatchObject({
+      status: 503,
+      ambiguous: false,
+      retryable: true,
+      retryAfterMs: 2000,
+    });
   });
 
   it('an error body that is not JSON is kept as a text excerpt', async () => {
@@ -131,7 +164,9 @@ describe('time-outs and lost connections', () => {
     const started = Date.now();
     const err = await failure(video.createTask(createBody));
     expect(err).toMatchObject({ kind: 'timeout', status: undefined, ambiguous: true, retryable: true });
-    expect(err.message).toMatch(/^video\.create failed: no complete response within 400 ms \(ambiguous: the request may have reached the server/);
+    expect(err.message).toMatch(
+      /^video\.create failed: no complete response within 400 ms \(ambiguous: the request may have reached the server/,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -200,7 +235,10 @@ describe('unusable 2xx bodies', () => {
 describe('secrets', () => {
   it('a server echoing the credentials has them redacted from the error body and message', async () => {
     server.handle((req, res) =>
-      json(res, 401, { message: `bad credentials: ${String(req.headers.authorization ?? req.headers['x-access-token'])}`, seen: req.headers }),
+      json(res, 401, {
+        message: `bad credentials: ${String(req.headers.authorization ?? req.headers['x-access-token'])}`,
+        seen: req.headers,
+      }),
     );
     const v = await failure(video.createTask(createBody));
     const r = await failure(review.getTask('rt-1'));

@@ -50,7 +50,9 @@ describe('video service', () => {
   });
 
   it('cancels with the configured method and path, {id} replaced and encoded', async () => {
-    const client = new VideoClient(videoConfig(server.url, { cancelMethod: 'DELETE', cancelPath: '/v2/tasks/{id}/cancel' }));
+    const client = new VideoClient(
+      videoConfig(server.url, { cancelMethod: 'DELETE', cancelPath: '/v2/tasks/{id}/cancel' }),
+    );
     const from = server.received.length;
     await client.cancelTask('cgt/9');
     await client.close();
@@ -131,8 +133,12 @@ describe('connection pool size', () => {
 
   it('refuses a pool size that is not a positive integer, before any call', () => {
     for (const connections of [0, -1, 2.5, Number.NaN]) {
-      expect(() => new ReviewClient(reviewConfig('http://127.0.0.1:1', { connections }))).toThrow('review connections must be a positive integer');
-      expect(() => new VideoClient(videoConfig('http://127.0.0.1:1', { connections }))).toThrow('video connections must be a positive integer');
+      expect(() => new ReviewClient(reviewConfig('http://127.0.0.1:1', { connections }))).toThrow(
+        'review connections must be a positive integer',
+      );
+      expect(() => new VideoClient(videoConfig('http://127.0.0.1:1', { connections }))).toThrow(
+        'video connections must be a positive integer',
+      );
     }
   });
 });

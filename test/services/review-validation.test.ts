@@ -17,37 +17,162 @@ const cases: Array<[string, unknown, string, string]> = [
   ['images is required', { asset_type: 'Image' }, 'images', 'is required (1 to 50 public http or https URLs)'],
   ['images is an array', { images: jpg() }, 'images', 'must be an array of URLs'],
   ['images holds at least 1 URL', { images: [] }, 'images', 'must hold at least 1 URL'],
-  ['images holds at most 50 URLs', { images: Array.from({ length: 51 }, (_, i) => jpg(`p${i}`)) }, 'images', 'must hold at most 50 URLs'],
+  [
+    'images holds at most 50 URLs',
+    { images: Array.from({ length: 51 }, (_, i) => jpg(`p${i}`)) },
+    'images',
+    'must hold at most 50 URLs',
+  ],
   ['URLs are strings', { images: [jpg(), 42] }, 'images[1]', 'must be a string (a public http or https URL)'],
-  ['URLs are http or https', { images: ['ftp://cdn.example.com/a.jpg'] }, 'images[0]', 'must be a public http or https URL'],
-  ['Asset:// is not a review input', { images: ['Asset://asset-1'] }, 'images[0]', 'must be a public http or https URL'],
-  ['localhost is not public', { images: [jpg(), 'http://localhost:8080/a.jpg'] }, 'images[1]', 'must be a public http or https URL (localhost is not a public host)'],
-  ['loopback 127/8 is not public', { images: ['http://127.0.0.2/a.jpg'] }, 'images[0]', 'is a loopback, private or link-local address'],
-  ['private 10/8 is not public', { images: ['https://10.20.30.40/a.jpg'] }, 'images[0]', 'is a loopback, private or link-local address'],
-  ['private 172.16/12 is not public', { images: ['https://172.31.255.1/a.jpg'] }, 'images[0]', 'is a loopback, private or link-local address'],
-  ['private 192.168/16 is not public', { images: ['https://192.168.1.10/a.jpg'] }, 'images[0]', 'is a loopback, private or link-local address'],
-  ['link-local 169.254/16 is not public', { images: ['http://169.254.169.254/a.jpg'] }, 'images[0]', 'is a loopback, private or link-local address'],
-  ['IPv6 loopback is not public', { images: ['http://[::1]:9000/a.jpg'] }, 'images[0]', '::1 is a loopback, private or link-local address'],
-  ['numeric host forms are not public', { images: ['http://2130706433/a.jpg'] }, 'images[0]', 'is a numeric host in a non-canonical form'],
-  ['extension is supported', { images: ['https://cdn.example.com/a.txt'] }, 'images[0]', 'must end with a supported extension (Image: .jpeg .jpg .png'],
-  ['extension is present', { images: ['https://cdn.example.com/media/a'] }, 'images[0]', 'must end with a supported extension'],
-  ['one type per batch', { images: [jpg(), mp4()] }, 'images', 'all URLs of one batch must be of one type (found Image and Video)'],
-  ['asset_type defaults to Image', { images: [mp4()] }, 'asset_type', 'must be Video for these URLs (when absent the service assumes Image)'],
-  ['asset_type matches the URLs', { images: [mp4()], asset_type: 'Audio' }, 'asset_type', 'is Audio but the URLs are Video'],
-  ['asset_type is known', { images: [jpg()], asset_type: 'Picture' }, 'asset_type', 'must be one of Image, Video, Audio'],
-  ['group_source is empty or real_person when group_id is sent', { images: [jpg()], group_id: 'g-1', group_source: 'celebrity' }, 'group_source', "must be '' or 'real_person' when group_id is sent"],
+  [
+    'URLs are http or https',
+    { images: ['ftp://cdn.example.com/a.jpg'] },
+    'images[0]',
+    'must be a public http or https URL',
+  ],
+  [
+    'Asset:// is not a review input',
+    { images: ['Asset://asset-1'] },
+    'images[0]',
+    'must be a public http or https URL',
+  ],
+  [
+    'localhost is not public',
+    { images: [jpg(), 'http://localhost:8080/a.jpg'] },
+    'images[1]',
+    'must be a public http or https URL (localhost is not a public host)',
+  ],
+  [
+    'loopback 127/8 is not public',
+    { images: ['http://127.0.0.2/a.jpg'] },
+    'images[0]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'private 10/8 is not public',
+    { images: ['https://10.20.30.40/a.jpg'] },
+    'images[0]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'private 172.16/12 is not public',
+    { images: ['https://172.31.255.1/a.jpg'] },
+    'images[0]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'private 192.168/16 is not public',
+    { images: ['https://192.168.1.10/a.jpg'] },
+    'images[0]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'link-local 169.254/16 is not public',
+    { images: ['http://169.254.169.254/a.jpg'] },
+    'images[0]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'IPv6 loopback is not public',
+    { images: ['http://[::1]:9000/a.jpg'] },
+    'images[0]',
+    '::1 is a loopback, private or link-local address',
+  ],
+  [
+    'numeric host forms are not public',
+    { images: ['http://2130706433/a.jpg'] },
+    'images[0]',
+    'is a numeric host in a non-canonical form',
+  ],
+  [
+    'extension is supported',
+    { images: ['https://cdn.example.com/a.txt'] },
+    'images[0]',
+    'must end with a supported extension (Image: .jpeg .jpg .png',
+  ],
+  [
+    'extension is present',
+    { images: ['https://cdn.example.com/media/a'] },
+    'images[0]',
+    'must end with a supported extension',
+  ],
+  [
+    'one type per batch',
+    { images: [jpg(), mp4()] },
+    'images',
+    'all URLs of one batch must be of one type (found Image and Video)',
+  ],
+  [
+    'asset_type defaults to Image',
+    { images: [mp4()] },
+    'asset_type',
+    'must be Video for these URLs (when absent the service assumes Image)',
+  ],
+  [
+    'asset_type matches the URLs',
+    { images: [mp4()], asset_type: 'Audio' },
+    'asset_type',
+    'is Audio but the URLs are Video',
+  ],
+  [
+    'asset_type is known',
+    { images: [jpg()], asset_type: 'Picture' },
+    'asset_type',
+    'must be one of Image, Video, Audio',
+  ],
+  [
+    'group_source is empty or real_person when group_id is sent',
+    { images: [jpg()], group_id: 'g-1', group_source: 'celebrity' },
+    'group_source',
+    "must be '' or 'real_person' when group_id is sent",
+  ],
   ['group_source is a string', { images: [jpg()], group_source: 1 }, 'group_source', 'must be a string'],
   ['group_id is non-empty', { images: [jpg()], group_id: '' }, 'group_id', 'must be a non-empty string'],
-  ['callback_url is http(s)', { images: [jpg()], callback_url: 'hooks.example.com/review' }, 'callback_url', 'must be a public http(s) URL'],
+  [
+    'callback_url is http(s)',
+    { images: [jpg()], callback_url: 'hooks.example.com/review' },
+    'callback_url',
+    'must be a public http(s) URL',
+  ],
   // Public: every kind of private address, in images, asset_url_list and callback_url.
   ...PRIVATE_HOSTS.flatMap(([kind, host]): Array<[string, unknown, string, string]> => [
-    [`images at ${kind}`, { images: [jpg(), `http://${host}:8080/a.jpg`] }, 'images[1]', 'must be a public http or https URL ('],
-    [`asset_url_list at ${kind}`, { asset_url_list: [`https://${host}/a.png`] }, 'asset_url_list[0]', 'must be a public http or https URL ('],
-    [`callback_url at ${kind}`, { images: [jpg()], callback_url: `http://${host}:8787/callbacks/review` }, 'callback_url', 'must be a public http(s) URL ('],
+    [
+      `images at ${kind}`,
+      { images: [jpg(), `http://${host}:8080/a.jpg`] },
+      'images[1]',
+      'must be a public http or https URL (',
+    ],
+    [
+      `asset_url_list at ${kind}`,
+      { asset_url_list: [`https://${host}/a.png`] },
+      'asset_url_list[0]',
+      'must be a public http or https URL (',
+    ],
+    [
+      `callback_url at ${kind}`,
+      { images: [jpg()], callback_url: `http://${host}:8787/callbacks/review` },
+      'callback_url',
+      'must be a public http(s) URL (',
+    ],
   ]),
-  ['asset_url_list wins and is the list checked', { images: [jpg()], asset_url_list: [jpg(), 'http://192.168.0.5/b.jpg'] }, 'asset_url_list[1]', 'is a loopback, private or link-local address'],
-  ['asset_url_list holds at least 1 URL', { images: [jpg()], asset_url_list: [] }, 'asset_url_list', 'must hold at least 1 URL'],
-  ['asset_url_list obeys one type per batch', { asset_url_list: [jpg(), mp4()] }, 'asset_url_list', 'all URLs of one batch must be of one type'],
+  [
+    'asset_url_list wins and is the list checked',
+    { images: [jpg()], asset_url_list: [jpg(), 'http://192.168.0.5/b.jpg'] },
+    'asset_url_list[1]',
+    'is a loopback, private or link-local address',
+  ],
+  [
+    'asset_url_list holds at least 1 URL',
+    { images: [jpg()], asset_url_list: [] },
+    'asset_url_list',
+    'must hold at least 1 URL',
+  ],
+  [
+    'asset_url_list obeys one type per batch',
+    { asset_url_list: [jpg(), mp4()] },
+    'asset_url_list',
+    'all URLs of one batch must be of one type',
+  ],
   ['body is an object', [jpg()], '(body)', 'must be a JSON object'],
 ];
 
@@ -81,7 +206,12 @@ describe('ReviewClient submit validation: nothing is sent', () => {
 
   it('reports every broken rule at once', async () => {
     const err = (await caught(
-      client.submitAsync({ images: ['http://localhost/a.jpg', 'https://cdn.example.com/b.doc'], callback_url: 'http://10.0.0.2/cb', group_id: 'g', group_source: 'vip' } as ReviewSubmitBody),
+      client.submitAsync({
+        images: ['http://localhost/a.jpg', 'https://cdn.example.com/b.doc'],
+        callback_url: 'http://10.0.0.2/cb',
+        group_id: 'g',
+        group_source: 'vip',
+      } as ReviewSubmitBody),
     )) as RequestValidationError;
     expect(err.issues.map((i) => i.field)).toEqual(['images[0]', 'images[1]', 'callback_url', 'group_source']);
     for (const i of err.issues) expect(err.message).toContain(`${i.field}: ${i.rule}`);
@@ -109,7 +239,11 @@ describe('ReviewClient submit validation: valid bodies are sent', () => {
 
   it('reads extensions case-insensitively and ignores the query string; unknown fields pass through', async () => {
     const body = {
-      images: ['https://cdn.example.com/A.JPG?sig=1.mp4', 'https://203.0.113.7/b.HeIc#frag', 'https://[2001:db8::1]/c.webp'],
+      images: [
+        'https://cdn.example.com/A.JPG?sig=1.mp4',
+        'https://203.0.113.7/b.HeIc#frag',
+        'https://[2001:db8::1]/c.webp',
+      ],
       group_id: 'people-1',
       group_source: 'real_person',
       callback_url: 'https://hooks.example.com/review',
@@ -121,7 +255,12 @@ describe('ReviewClient submit validation: valid bodies are sent', () => {
 
   it('accepts video and audio batches with the matching asset_type, and group_source "" with group_id', async () => {
     await client.submitSync({ images: [mp4(), 'https://cdn.example.com/b.MOV'], asset_type: 'Video' });
-    await client.submitSync({ images: ['https://cdn.example.com/a.wav'], asset_type: 'Audio', group_id: 'g', group_source: '' });
+    await client.submitSync({
+      images: ['https://cdn.example.com/a.wav'],
+      asset_type: 'Audio',
+      group_id: 'g',
+      group_source: '',
+    });
     expect(server.received).toHaveLength(3);
   });
 

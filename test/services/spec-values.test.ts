@@ -15,12 +15,24 @@ let strict: Sandbox;
 let lenient: Sandbox;
 const clients: Array<{ close(): Promise<void> }> = [];
 const videoFor = (sb: Sandbox, allowPrivateUrls = false) => {
-  const c = new VideoClient({ baseUrl: sb.videoBaseUrl, apiKey: sb.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 5_000, allowPrivateUrls });
+  const c = new VideoClient({
+    baseUrl: sb.videoBaseUrl,
+    apiKey: sb.apiKey,
+    cancelMethod: 'POST',
+    cancelPath: '/v1/task/cancel/{id}',
+    timeoutMs: 5_000,
+    allowPrivateUrls,
+  });
   clients.push(c);
   return c;
 };
 const reviewFor = (sb: Sandbox, allowPrivateUrls = false) => {
-  const c = new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 5_000, allowPrivateUrls });
+  const c = new ReviewClient({
+    baseUrl: sb.reviewBaseUrl,
+    accessToken: sb.accessToken,
+    timeoutMs: 5_000,
+    allowPrivateUrls,
+  });
   clients.push(c);
   return c;
 };
@@ -51,7 +63,11 @@ describe('values the spec gives as examples or known values pass, client -> sand
 
   it.each([
     ['an unknown role', [text, image('https://cdn.example.com/spec/a.jpg', 'style_reference')], {}],
-    ['a known role on another item type', [text, { type: 'audio_url', audio_url: { url: 'https://cdn.example.com/spec/a.mp3' }, role: 'reference_image' }], {}],
+    [
+      'a known role on another item type',
+      [text, { type: 'audio_url', audio_url: { url: 'https://cdn.example.com/spec/a.mp3' }, role: 'reference_image' }],
+      {},
+    ],
     ['a role on a text item', [{ ...text, role: 'prompt' }], {}],
     ['a first_frame alone', [text, image('https://cdn.example.com/spec/first.jpg', 'first_frame')], {}],
     ['resolution 1080P', [text], { resolution: '1080P' }],
@@ -65,17 +81,32 @@ describe('values the spec gives as examples or known values pass, client -> sand
   });
 
   it('create with reviewed Asset:// addresses under unknown and cross-type roles', async () => {
-    const [a, b] = await approved(reviewFor(strict), ['https://cdn.example.com/spec/r1.jpg', 'https://cdn.example.com/spec/r2.jpg']);
-    await videoFor(strict).createTask({ model: 'video-model-1', content: [text, image(a!, 'character'), { type: 'video_url', video_url: { url: b! }, role: 'reference_image' }] } as CreateTaskBody);
+    const [a, b] = await approved(reviewFor(strict), [
+      'https://cdn.example.com/spec/r1.jpg',
+      'https://cdn.example.com/spec/r2.jpg',
+    ]);
+    await videoFor(strict).createTask({
+      model: 'video-model-1',
+      content: [text, image(a!, 'character'), { type: 'video_url', video_url: { url: b! }, role: 'reference_image' }],
+    } as CreateTaskBody);
   });
 
-  it.each(['real_person', 'celebrity', ''])('review submit with group_source %j and no group_id (sync and async)', async (groupSource) => {
-    const review = reviewFor(strict);
-    const accepted = await review.submitAsync({ images: ['https://cdn.example.com/spec/g.jpg'], group_source: groupSource });
-    expect(accepted.taskId).toBeTruthy();
-    const done = await review.submitSync({ images: ['https://cdn.example.com/spec/g.jpg'], group_source: groupSource });
-    expect(done.taskId).toBeTruthy();
-  });
+  it.each(['real_person', 'celebrity', ''])(
+    'review submit with group_source %j and no group_id (sync and async)',
+    async (groupSource) => {
+      const review = reviewFor(strict);
+      const accepted = await review.submitAsync({
+        images: ['https://cdn.example.com/spec/g.jpg'],
+        group_source: groupSource,
+      });
+      expect(accepted.taskId).toBeTruthy();
+      const done = await review.submitSync({
+        images: ['https://cdn.example.com/spec/g.jpg'],
+        group_source: groupSource,
+      });
+      expect(done.taskId).toBeTruthy();
+    },
+  );
 
   it('leaves an audit with no violations', () => {
     expect(auditRequestLog(strict.requests(), { minQueryIntervalMs: 0 })).toEqual([]);
@@ -87,19 +118,33 @@ describe('the public rule end to end', () => {
     const before = strict.requests().length;
     const video = videoFor(strict);
     const review = reviewFor(strict);
-    const create = await caught(video.createTask({ model: 'm', content: [{ type: 'text', text: 'x' }], callback_url: 'http://127.0.0.1:8787/cb' }));
+    const create = await caught(
+      video.createTask({
+        model: 'm',
+        content: [{ type: 'text', text: 'x' }],
+        callback_url: 'http://127.0.0.1:8787/cb',
+      }),
+    );
     expect((create as RequestValidationError).issues.map((i) => i.field)).toEqual(['callback_url']);
-    const submit = await caught(review.submitAsync({ images: ['http://192.168.0.10/a.jpg'], callback_url: 'http://[::1]:8787/cb' }));
+    const submit = await caught(
+      review.submitAsync({ images: ['http://192.168.0.10/a.jpg'], callback_url: 'http://[::1]:8787/cb' }),
+    );
     expect((submit as RequestValidationError).issues.map((i) => i.field)).toEqual(['images[0]', 'callback_url']);
     expect(strict.requests()).toHaveLength(before);
   });
 
   it('with allowPrivateUrls on the clients and the sandbox, private media and callback addresses go through', async () => {
-    const accepted = await reviewFor(lenient, true).submitAsync({ images: ['http://10.0.0.7/a.jpg'], callback_url: 'http://127.0.0.1:9/cb' });
+    const accepted = await reviewFor(lenient, true).submitAsync({
+      images: ['http://10.0.0.7/a.jpg'],
+      callback_url: 'http://127.0.0.1:9/cb',
+    });
     expect(accepted.taskId).toBeTruthy();
     const created = await videoFor(lenient, true).createTask({
       model: 'm',
-      content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'http://localhost/a.png' } }],
+      content: [
+        { type: 'text', text: 'x' },
+        { type: 'image_url', image_url: { url: 'http://localhost/a.png' } },
+      ],
       callback_url: 'http://127.0.0.1:9/cb',
     });
     expect(created.id).toBeTruthy();

@@ -43,7 +43,14 @@ describe('Retry-After on a 200', () => {
       server.handle((_req, res) => json(res, 200, { id: 'cgt-1', status: 'running' }, { 'retry-after': '5' }));
       expect(await video.getTask('cgt-1')).toMatchObject({ id: 'cgt-1', status: 'running', retryAfterMs: 5_000 });
 
-      server.handle((_req, res) => json(res, 200, { id: 'cgt-1', status: 'running' }, { 'retry-after': new Date(Date.now() + 10_000).toUTCString() }));
+      server.handle((_req, res) =>
+        json(
+          res,
+          200,
+          { id: 'cgt-1', status: 'running' },
+          { 'retry-after': new Date(Date.now() + 10_000).toUTCString() },
+        ),
+      );
       const dated = await video.getTask('cgt-1');
       expect(dated.retryAfterMs).toBeGreaterThan(7_000);
       expect(dated.retryAfterMs).toBeLessThanOrEqual(10_000);

@@ -10,7 +10,12 @@ import { PRIVATE_HOSTS } from '../support/private-hosts.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const text = { type: 'text', text: 'a cat on a skateboard' };
-const image = (url: string, role?: string, rawRole?: unknown) => ({ type: 'image_url', image_url: { url }, ...(role ? { role } : {}), ...(rawRole !== undefined ? { role: rawRole } : {}) });
+const image = (url: string, role?: string, rawRole?: unknown) => ({
+  type: 'image_url',
+  image_url: { url },
+  ...(role ? { role } : {}),
+  ...(rawRole !== undefined ? { role: rawRole } : {}),
+});
 const body = (over: Record<string, unknown>) => ({ model: 'video-model-1', content: [text], ...over });
 const withItem = (item: unknown) => body({ content: [text, item] });
 const BASE64_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -22,25 +27,123 @@ const cases: Array<[string, unknown, string, string]> = [
   ['content is required', { model: 'm' }, 'content', 'is required (a non-empty array of content items)'],
   ['content is non-empty', body({ content: [] }), 'content', 'must be a non-empty array of content items'],
   ['content is an array', body({ content: text }), 'content', 'must be an array of content items'],
-  ['item type is required', withItem({ image_url: { url: 'https://cdn.example.com/a.png' } }), 'content[1].type', 'is required (one of text, image_url, video_url, audio_url)'],
-  ['item type is known', withItem({ type: 'file_url', file_url: { url: 'https://cdn.example.com/a.pdf' } }), 'content[1].type', 'must be one of text, image_url, video_url, audio_url'],
+  [
+    'item type is required',
+    withItem({ image_url: { url: 'https://cdn.example.com/a.png' } }),
+    'content[1].type',
+    'is required (one of text, image_url, video_url, audio_url)',
+  ],
+  [
+    'item type is known',
+    withItem({ type: 'file_url', file_url: { url: 'https://cdn.example.com/a.pdf' } }),
+    'content[1].type',
+    'must be one of text, image_url, video_url, audio_url',
+  ],
   ['text item needs text', body({ content: [{ type: 'text' }] }), 'content[0].text', 'is required (the prompt)'],
-  ['text is non-empty', body({ content: [{ type: 'text', text: '' }] }), 'content[0].text', 'must be a non-empty prompt'],
-  ['image_url item needs image_url.url', withItem({ type: 'image_url', image_url: {} }), 'content[1].image_url.url', 'is required (an http(s) URL or an Asset:// address)'],
-  ['missing image_url object is reported at its url', withItem({ type: 'image_url' }), 'content[1].image_url.url', 'is required'],
+  [
+    'text is non-empty',
+    body({ content: [{ type: 'text', text: '' }] }),
+    'content[0].text',
+    'must be a non-empty prompt',
+  ],
+  [
+    'image_url item needs image_url.url',
+    withItem({ type: 'image_url', image_url: {} }),
+    'content[1].image_url.url',
+    'is required (an http(s) URL or an Asset:// address)',
+  ],
+  [
+    'missing image_url object is reported at its url',
+    withItem({ type: 'image_url' }),
+    'content[1].image_url.url',
+    'is required',
+  ],
   ['video_url item needs video_url.url', withItem({ type: 'video_url' }), 'content[1].video_url.url', 'is required'],
-  ['audio_url item needs a non-empty audio_url.url', withItem({ type: 'audio_url', audio_url: { url: '' } }), 'content[1].audio_url.url', 'is required'],
-  ['image_url is an object', withItem({ type: 'image_url', image_url: 'https://cdn.example.com/a.png' }), 'content[1].image_url', 'must be an object { url }'],
-  ['role is a string', withItem(image('https://cdn.example.com/a.png', undefined, 7)), 'content[1].role', 'must be a string'],
-  ['data: URLs are refused', withItem(image(`data:image/png;base64,${BASE64_PNG}`)), 'content[1].image_url.url', 'base64 media is not supported'],
+  [
+    'audio_url item needs a non-empty audio_url.url',
+    withItem({ type: 'audio_url', audio_url: { url: '' } }),
+    'content[1].audio_url.url',
+    'is required',
+  ],
+  [
+    'image_url is an object',
+    withItem({ type: 'image_url', image_url: 'https://cdn.example.com/a.png' }),
+    'content[1].image_url',
+    'must be an object { url }',
+  ],
+  [
+    'role is a string',
+    withItem(image('https://cdn.example.com/a.png', undefined, 7)),
+    'content[1].role',
+    'must be a string',
+  ],
+  [
+    'data: URLs are refused',
+    withItem(image(`data:image/png;base64,${BASE64_PNG}`)),
+    'content[1].image_url.url',
+    'base64 media is not supported',
+  ],
   ['bare base64 is refused', withItem(image(BASE64_PNG)), 'content[1].image_url.url', 'base64 media is not supported'],
-  ['media URL is http(s) or Asset://', withItem({ type: 'audio_url', audio_url: { url: 'ftp://cdn.example.com/a.mp3' } }), 'content[1].audio_url.url', 'must be a public http(s) URL or an Asset:// address'],
-  ['relative media URL is refused', withItem(image('/images/a.png')), 'content[1].image_url.url', 'must be a public http(s) URL or an Asset:// address'],
-  ['last_frame needs first_frame', body({ content: [text, image('https://cdn.example.com/b.png', 'last_frame')] }), 'content', 'a first/last-frame request needs an image_url item with role first_frame'],
-  ['first/last frames are image_url items', body({ content: [text, { type: 'video_url', video_url: { url: 'https://cdn.example.com/a.mp4' }, role: 'first_frame' }, image('https://cdn.example.com/b.png', 'last_frame')] }), 'content', 'a first/last-frame request needs an image_url item with role first_frame'],
-  ['one first_frame in a first/last request', body({ content: [text, image('https://cdn.example.com/a.png', 'first_frame'), image('https://cdn.example.com/c.png', 'first_frame'), image('https://cdn.example.com/b.png', 'last_frame')] }), 'content', 'a first/last-frame request has exactly one item with role first_frame (found 2)'],
-  ['first/last frame needs a text item', body({ content: [image('https://cdn.example.com/a.png', 'first_frame'), image('https://cdn.example.com/b.png', 'last_frame')] }), 'content', 'a first/last-frame request needs a text item (the prompt)'],
-  ['ratio is <w>:<h> or one keyword', body({ ratio: '16/9' }), 'ratio', 'must have the form <w>:<h> with positive numbers (e.g. 16:9) or be one keyword'],
+  [
+    'media URL is http(s) or Asset://',
+    withItem({ type: 'audio_url', audio_url: { url: 'ftp://cdn.example.com/a.mp3' } }),
+    'content[1].audio_url.url',
+    'must be a public http(s) URL or an Asset:// address',
+  ],
+  [
+    'relative media URL is refused',
+    withItem(image('/images/a.png')),
+    'content[1].image_url.url',
+    'must be a public http(s) URL or an Asset:// address',
+  ],
+  [
+    'last_frame needs first_frame',
+    body({ content: [text, image('https://cdn.example.com/b.png', 'last_frame')] }),
+    'content',
+    'a first/last-frame request needs an image_url item with role first_frame',
+  ],
+  [
+    'first/last frames are image_url items',
+    body({
+      content: [
+        text,
+        { type: 'video_url', video_url: { url: 'https://cdn.example.com/a.mp4' }, role: 'first_frame' },
+        image('https://cdn.example.com/b.png', 'last_frame'),
+      ],
+    }),
+    'content',
+    'a first/last-frame request needs an image_url item with role first_frame',
+  ],
+  [
+    'one first_frame in a first/last request',
+    body({
+      content: [
+        text,
+        image('https://cdn.example.com/a.png', 'first_frame'),
+        image('https://cdn.example.com/c.png', 'first_frame'),
+        image('https://cdn.example.com/b.png', 'last_frame'),
+      ],
+    }),
+    'content',
+    'a first/last-frame request has exactly one item with role first_frame (found 2)',
+  ],
+  [
+    'first/last frame needs a text item',
+    body({
+      content: [
+        image('https://cdn.example.com/a.png', 'first_frame'),
+        image('https://cdn.example.com/b.png', 'last_frame'),
+      ],
+    }),
+    'content',
+    'a first/last-frame request needs a text item (the prompt)',
+  ],
+  [
+    'ratio is <w>:<h> or one keyword',
+    body({ ratio: '16/9' }),
+    'ratio',
+    'must have the form <w>:<h> with positive numbers (e.g. 16:9) or be one keyword',
+  ],
   ['ratio parts are positive', body({ ratio: '0:9' }), 'ratio', 'must have the form <w>:<h> with positive numbers'],
   ['ratio is not empty', body({ ratio: '' }), 'ratio', 'must have the form <w>:<h>'],
   ['ratio is one token', body({ ratio: 'wide screen' }), 'ratio', 'must have the form <w>:<h>'],
@@ -49,13 +152,38 @@ const cases: Array<[string, unknown, string, string]> = [
   ['duration is positive', body({ duration: 0 }), 'duration', 'must be a positive number of seconds'],
   ['duration is a number', body({ duration: '5' }), 'duration', 'must be a positive number of seconds'],
   ['seed is an integer', body({ seed: 1.5 }), 'seed', 'must be an integer'],
-  ['callback_url is http(s)', body({ callback_url: 'ftp://hooks.example.com/x' }), 'callback_url', 'must be a public http(s) URL'],
+  [
+    'callback_url is http(s)',
+    body({ callback_url: 'ftp://hooks.example.com/x' }),
+    'callback_url',
+    'must be a public http(s) URL',
+  ],
   // Public: every kind of private address, in every URL field (test/services/support/private-hosts.ts).
   ...PRIVATE_HOSTS.flatMap(([kind, host]): Array<[string, unknown, string, string]> => [
-    [`image_url.url at ${kind}`, withItem(image(`http://${host}/a.png`)), 'content[1].image_url.url', 'must be a public http(s) URL or an Asset:// address ('],
-    [`video_url.url at ${kind}`, withItem({ type: 'video_url', video_url: { url: `https://${host}:8443/a.mp4` } }), 'content[1].video_url.url', 'must be a public http(s) URL or an Asset:// address ('],
-    [`audio_url.url at ${kind}`, withItem({ type: 'audio_url', audio_url: { url: `http://user@${host}/a.mp3` } }), 'content[1].audio_url.url', 'must be a public http(s) URL or an Asset:// address ('],
-    [`callback_url at ${kind}`, body({ callback_url: `http://${host}:8787/callbacks/video` }), 'callback_url', 'must be a public http(s) URL ('],
+    [
+      `image_url.url at ${kind}`,
+      withItem(image(`http://${host}/a.png`)),
+      'content[1].image_url.url',
+      'must be a public http(s) URL or an Asset:// address (',
+    ],
+    [
+      `video_url.url at ${kind}`,
+      withItem({ type: 'video_url', video_url: { url: `https://${host}:8443/a.mp4` } }),
+      'content[1].video_url.url',
+      'must be a public http(s) URL or an Asset:// address (',
+    ],
+    [
+      `audio_url.url at ${kind}`,
+      withItem({ type: 'audio_url', audio_url: { url: `http://user@${host}/a.mp3` } }),
+      'content[1].audio_url.url',
+      'must be a public http(s) URL or an Asset:// address (',
+    ],
+    [
+      `callback_url at ${kind}`,
+      body({ callback_url: `http://${host}:8787/callbacks/video` }),
+      'callback_url',
+      'must be a public http(s) URL (',
+    ],
   ]),
   ['generate_audio is a boolean', body({ generate_audio: 'yes' }), 'generate_audio', 'must be a boolean'],
   ['watermark is a boolean', body({ watermark: 1 }), 'watermark', 'must be a boolean'],
@@ -90,7 +218,14 @@ describe('VideoClient.createTask validation: nothing is sent', () => {
 
   it('reports every broken rule at once', async () => {
     const err = (await caught(
-      client.createTask(body({ model: '', ratio: '16/9', seed: 0.5, content: [text, image('data:image/png;base64,AAAA')] }) as CreateTaskBody),
+      client.createTask(
+        body({
+          model: '',
+          ratio: '16/9',
+          seed: 0.5,
+          content: [text, image('data:image/png;base64,AAAA')],
+        }) as CreateTaskBody,
+      ),
     )) as RequestValidationError;
     expect(err.issues.map((i) => i.field)).toEqual(['model', 'content[1].image_url.url', 'ratio', 'seed']);
     for (const i of err.issues) expect(err.message).toContain(`${i.field}: ${i.rule}`);
@@ -147,7 +282,10 @@ describe('VideoClient.createTask validation: valid bodies are sent', () => {
   // Where the spec gives examples or known values, other values pass (docs/rules.md: decisions where the spec is silent).
   it.each([
     ['an unknown role', withItem(image('https://cdn.example.com/a.png', 'style_reference'))],
-    ['a known role on another item type', withItem({ type: 'audio_url', audio_url: { url: 'https://cdn.example.com/a.mp3' }, role: 'reference_image' })],
+    [
+      'a known role on another item type',
+      withItem({ type: 'audio_url', audio_url: { url: 'https://cdn.example.com/a.mp3' }, role: 'reference_image' }),
+    ],
     ['a role on a text item', body({ content: [{ ...text, role: 'prompt' }] })],
     ['a first_frame alone', withItem(image('https://cdn.example.com/a.png', 'first_frame'))],
     ['resolution 1080P', body({ resolution: '1080P' })],
@@ -177,7 +315,12 @@ describe('VideoClient with allowPrivateUrls (ALLOW_PRIVATE_URLS=true: sandbox, d
 
   it.each(PRIVATE_HOSTS)('sends media and callback_url at %s', async (_kind, host) => {
     const valid = body({
-      content: [text, image(`http://${host}/a.png`), { type: 'video_url', video_url: { url: `http://${host}/a.mp4` } }, { type: 'audio_url', audio_url: { url: `http://${host}/a.mp3` } }],
+      content: [
+        text,
+        image(`http://${host}/a.png`),
+        { type: 'video_url', video_url: { url: `http://${host}/a.mp4` } },
+        { type: 'audio_url', audio_url: { url: `http://${host}/a.mp3` } },
+      ],
       callback_url: `http://${host}:8787/callbacks/video`,
     });
     const before = server.received.length;
@@ -187,7 +330,9 @@ describe('VideoClient with allowPrivateUrls (ALLOW_PRIVATE_URLS=true: sandbox, d
   });
 
   it('still refuses what is not an http(s) URL', async () => {
-    const err = (await caught(client.createTask(body({ callback_url: 'ftp://127.0.0.1/x' }) as CreateTaskBody))) as RequestValidationError;
+    const err = (await caught(
+      client.createTask(body({ callback_url: 'ftp://127.0.0.1/x' }) as CreateTaskBody),
+    )) as RequestValidationError;
     expect(err.issues).toEqual([{ field: 'callback_url', rule: 'must be a public http(s) URL' }]);
   });
 });

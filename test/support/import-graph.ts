@@ -18,16 +18,28 @@ function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean 
     if (clause.isTypeOnly) return true;
     if (clause.name) return false;
     const bindings = clause.namedBindings;
-    return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+    return (
+      !!bindings &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every((e) => e.isTypeOnly)
+    );
   }
   if (node.isTypeOnly) return true;
   const clause = node.exportClause;
-  return !!clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  return (
+    !!clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 function resolveLocal(from: string, specifier: string): string {
   const base = resolve(dirname(from), specifier);
-  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, join(base, 'index.ts')]) {
+  for (const candidate of [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    base,
+    join(base, 'index.ts'),
+  ]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   throw new Error(`${from}: cannot resolve ${specifier}`);
@@ -39,12 +51,22 @@ export function importsOf(file: string): { local: string[]; packages: string[] }
   const local: string[] = [];
   const packages: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && !isTypeOnly(node)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      !isTypeOnly(node)
+    ) {
       const spec = node.moduleSpecifier.text;
       if (spec.startsWith('.')) local.push(resolveLocal(file, spec));
       else packages.push(spec);
     }
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       const spec = node.arguments[0].text;
       if (spec.startsWith('.')) local.push(resolveLocal(file, spec));
       else packages.push(spec);

@@ -14,7 +14,11 @@ export interface RawExchange {
  * waiting on must be answered or dropped. Resolves when the server closes, or after `timeoutMs` with
  * `closed: false` (a hang).
  */
-export function sendRaw(port: number, payload: Buffer, o: { halfCloseAfterMs?: number; timeoutMs?: number } = {}): Promise<RawExchange> {
+export function sendRaw(
+  port: number,
+  payload: Buffer,
+  o: { halfCloseAfterMs?: number; timeoutMs?: number } = {},
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });

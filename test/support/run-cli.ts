@@ -14,12 +14,26 @@ export interface CliRun {
 }
 
 export function cliEnv(taskQueue: string): NodeJS.ProcessEnv {
-  return { ...process.env, TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_NAMESPACE: inject('temporalNamespace'), TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_PROFILE: '', FORCE_COLOR: '0' };
+  return {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    TEMPORAL_PROFILE: '',
+    FORCE_COLOR: '0',
+  };
 }
 
-export function runCli(args: string[], options: { taskQueue: string; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { taskQueue: string; stdin?: string; timeoutMs?: number },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], { cwd: repoRoot, env: cliEnv(options.taskQueue), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
+      cwd: repoRoot,
+      env: cliEnv(options.taskQueue),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -52,7 +52,11 @@ export function videoHeaders(sb: Sandbox): Record<string, string> {
   return { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' };
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -72,14 +76,23 @@ export interface Received {
 }
 
 /** A local callback receiver: records every POST; answers `status` (200 by default). */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; status: number; close(): Promise<void> }> {
+export async function startReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  status: number;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const state = { status: 200 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '/', at: Date.now(), body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      received.push({
+        path: req.url ?? '/',
+        at: Date.now(),
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'),
+      });
       res.writeHead(state.status).end();
     });
   });
@@ -103,14 +116,26 @@ export async function startReceiver(): Promise<{ url: string; received: Received
 }
 
 /** Submits one async review and waits until the task is final; returns the final query JSON. */
-export async function reviewToEnd(http: Http, sb: Sandbox, urls: string[], extra: Record<string, unknown> = {}): Promise<Answer['json']> {
-  const submit = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, { headers: reviewHeaders(sb), json: { images: urls, ...extra } });
+export async function reviewToEnd(
+  http: Http,
+  sb: Sandbox,
+  urls: string[],
+  extra: Record<string, unknown> = {},
+): Promise<Answer['json']> {
+  const submit = await http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/async`, {
+    headers: reviewHeaders(sb),
+    json: { images: urls, ...extra },
+  });
   if (submit.status !== 202) throw new Error(`submit answered ${submit.status}: ${submit.text}`);
   const taskId = submit.json.task_id as string;
-  return waitFor(async () => {
-    const q = await http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
-    return ['completed', 'failed', 'cancelled'].includes(q.json.status) ? q.json : undefined;
-  }, 5_000, `review task ${taskId} to end`);
+  return waitFor(
+    async () => {
+      const q = await http.call('GET', `${sb.reviewBaseUrl}/api/task/${taskId}`, { headers: reviewHeaders(sb) });
+      return ['completed', 'failed', 'cancelled'].includes(q.json.status) ? q.json : undefined;
+    },
+    5_000,
+    `review task ${taskId} to end`,
+  );
 }
 
 export function createBody(mediaUrl?: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

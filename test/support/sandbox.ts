@@ -18,8 +18,18 @@ export function withSandbox(options: SandboxOptions & { timeoutMs?: number } = {
   const ctx = {} as SandboxWithClients;
   beforeAll(async () => {
     ctx.sandbox = await startSandbox(sandboxOptions);
-    ctx.video = new VideoClient({ baseUrl: ctx.sandbox.videoBaseUrl, apiKey: ctx.sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs });
-    ctx.review = new ReviewClient({ baseUrl: ctx.sandbox.reviewBaseUrl, accessToken: ctx.sandbox.accessToken, timeoutMs });
+    ctx.video = new VideoClient({
+      baseUrl: ctx.sandbox.videoBaseUrl,
+      apiKey: ctx.sandbox.apiKey,
+      cancelMethod: 'POST',
+      cancelPath: '/v1/task/cancel/{id}',
+      timeoutMs,
+    });
+    ctx.review = new ReviewClient({
+      baseUrl: ctx.sandbox.reviewBaseUrl,
+      accessToken: ctx.sandbox.accessToken,
+      timeoutMs,
+    });
   });
   beforeEach(() => ctx.sandbox.reset());
   afterAll(async () => {

@@ -5,7 +5,14 @@ export const VIDEO_KEY = 'sk-VIDEO-SECRET-3f9a1c77d2';
 export const REVIEW_TOKEN = 'tok-REVIEW-SECRET-8b2e40aa19';
 
 export function videoConfig(baseUrl: string, overrides: Partial<VideoServiceConfig> = {}): VideoServiceConfig {
-  return { baseUrl, apiKey: VIDEO_KEY, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 2_000, ...overrides };
+  return {
+    baseUrl,
+    apiKey: VIDEO_KEY,
+    cancelMethod: 'POST',
+    cancelPath: '/v1/task/cancel/{id}',
+    timeoutMs: 2_000,
+    ...overrides,
+  };
 }
 
 export function reviewConfig(baseUrl: string, overrides: Partial<ReviewServiceConfig> = {}): ReviewServiceConfig {

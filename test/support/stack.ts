@@ -12,7 +12,14 @@ import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import { assertNoSecretsInHistories, replayHistories, startWorker, temporalAddress, testClient, type RunningWorker } from './temporal.js';
+import {
+  assertNoSecretsInHistories,
+  replayHistories,
+  startWorker,
+  temporalAddress,
+  testClient,
+  type RunningWorker,
+} from './temporal.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
@@ -24,7 +31,11 @@ export function workflowBundle(preload = true) {
   let bundle = bundles.get(preload);
   if (!bundle) {
     const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-    bundle = bundleWorkflowCode({ workflowsPath, ...(preload ? { preloadModules: workflowPreloadModules } : {}), logger: quiet });
+    bundle = bundleWorkflowCode({
+      workflowsPath,
+      ...(preload ? { preloadModules: workflowPreloadModules } : {}),
+      logger: quiet,
+    });
     bundles.set(preload, bundle);
   }
   return bundle;
@@ -84,8 +95,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
   const timeoutMs = options.httpTimeoutMs ?? 2_000;
   const clients = {
-    video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs, allowPrivateUrls: true }),
-    review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs, allowPrivateUrls: true }),
+    video: new VideoClient({
+      baseUrl: sandbox.videoBaseUrl,
+      apiKey: sandbox.apiKey,
+      cancelMethod: 'POST',
+      cancelPath: '/v1/task/cancel/{id}',
+      timeoutMs,
+      allowPrivateUrls: true,
+    }),
+    review: new ReviewClient({
+      baseUrl: sandbox.reviewBaseUrl,
+      accessToken: sandbox.accessToken,
+      timeoutMs,
+      allowPrivateUrls: true,
+    }),
   };
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
   const activities = createActivities({ ...clients, callbacks });
@@ -135,7 +158,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     handles,
     async start(input, workflowId = `rtg-test-${randomUUID()}`) {
-      const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', { taskQueue, workflowId, args: [input] });
+      const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', {
+        taskQueue,
+        workflowId,
+        args: [input],
+      });
       handles.push(handle);
       return handle;
     },
@@ -151,7 +178,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 }
 
 /** A job with one image to review and a prompt. */
-export function imageJob(imageUrl = 'https://cdn.example.com/people/alice.jpg', extra: Partial<ReviewThenGenerateInput> = {}): ReviewThenGenerateInput {
+export function imageJob(
+  imageUrl = 'https://cdn.example.com/people/alice.jpg',
+  extra: Partial<ReviewThenGenerateInput> = {},
+): ReviewThenGenerateInput {
   return {
     task: {
       model: 'video-model-1',

@@ -57,7 +57,10 @@ export async function replayHistories(
 ): Promise<number> {
   const client = await testClient();
   const histories = await Promise.all(
-    handles.map(async (h) => ({ workflowId: h.workflowId, history: await client.workflow.getHandle(h.workflowId).fetchHistory() })),
+    handles.map(async (h) => ({
+      workflowId: h.workflowId,
+      history: await client.workflow.getHandle(h.workflowId).fetchHistory(),
+    })),
   );
   const options = typeof workflows === 'string' ? { workflowsPath: workflows } : { workflowBundle: workflows };
   let replayed = 0;
@@ -69,16 +72,22 @@ export async function replayHistories(
 }
 
 /** Fails if any of the secrets appears anywhere in the histories (inputs, results, failures, details). */
-export async function assertNoSecretsInHistories(handles: Array<{ workflowId: string }>, secrets: string[]): Promise<number> {
+export async function assertNoSecretsInHistories(
+  handles: Array<{ workflowId: string }>,
+  secrets: string[],
+): Promise<number> {
   const client = await testClient();
   let scanned = 0;
   for (const h of handles) {
     const history = await client.workflow.getHandle(h.workflowId).fetchHistory();
     const text = JSON.stringify(history);
     // Payloads are base64 in the JSON form of a history: search the decoded data too.
-    const decoded = text.replace(/"data":"([A-Za-z0-9+/=]+)"/g, (_m, b64: string) => Buffer.from(b64, 'base64').toString('utf8'));
+    const decoded = text.replace(/"data":"([A-Za-z0-9+/=]+)"/g, (_m, b64: string) =>
+      Buffer.from(b64, 'base64').toString('utf8'),
+    );
     for (const secret of secrets) {
-      if (text.includes(secret) || decoded.includes(secret)) throw new Error(`a secret appears in the history of ${h.workflowId}`);
+      if (text.includes(secret) || decoded.includes(secret))
+        throw new Error(`a secret appears in the history of ${h.workflowId}`);
     }
     scanned++;
   }

@@ -34,7 +34,8 @@ export const defaultHandler: Handler = (req, res) => {
   const url = req.url ?? '';
   if (url.endsWith('/v1/task/create')) return json(res, 200, { id: 'cgt-1' });
   if (url.includes('/v1/task/get/')) return json(res, 200, { id: 'cgt-1', status: 'running' });
-  if (url.endsWith('/api/asset/upload/async')) return json(res, 202, { code: 202, task_id: 'rt-1', status: 'pending', message: 'accepted' });
+  if (url.endsWith('/api/asset/upload/async'))
+    return json(res, 202, { code: 202, task_id: 'rt-1', status: 'pending', message: 'accepted' });
   if (url.endsWith('/api/asset/upload/sync') || url.includes('/api/task/')) {
     return json(res, 200, { code: 200, task_id: 'rt-1', status: 'processing', total_count: 1, done_count: 0 });
   }
@@ -49,7 +50,12 @@ export async function startTestServer(handler: Handler = defaultHandler): Promis
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(r);
       current(req, res, r);
     });

@@ -14,7 +14,10 @@ export interface WorkerProcess {
 }
 
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {

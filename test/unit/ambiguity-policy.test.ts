@@ -2,7 +2,12 @@
 // names; otherwise SubmitUnconfirmed, unless the job opted in to resubmitting. Milliseconds.
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
-import { afterAmbiguousSubmit, MAX_AMBIGUOUS_SUBMITS, submitUnconfirmed, type Ambiguity } from '../../src/workflows/failures.js';
+import {
+  afterAmbiguousSubmit,
+  MAX_AMBIGUOUS_SUBMITS,
+  submitUnconfirmed,
+  type Ambiguity,
+} from '../../src/workflows/failures.js';
 
 /** The stage's deadline (epoch ms), far from the grace. */
 const DEADLINE = Date.now() + 3_600_000;
@@ -11,8 +16,18 @@ const noCallback: Ambiguity = { callbackSent: false, message: 'socket reset', ev
 
 function policy(ambiguity: Ambiguity, o: { optIn?: boolean; count?: number; found?: string } = {}) {
   const find = vi.fn(async (_until: number) => o.found);
-  const unconfirmed = vi.fn((why: string) => submitUnconfirmed('the create', 'the video service', ambiguity, why, { stage: 'creating' }));
-  const run = afterAmbiguousSubmit({ ambiguity, count: o.count ?? 1, resubmitOnAmbiguity: o.optIn ?? false, graceMs: 1_000, deadline: DEADLINE, find, unconfirmed });
+  const unconfirmed = vi.fn((why: string) =>
+    submitUnconfirmed('the create', 'the video service', ambiguity, why, { stage: 'creating' }),
+  );
+  const run = afterAmbiguousSubmit({
+    ambiguity,
+    count: o.count ?? 1,
+    resubmitOnAmbiguity: o.optIn ?? false,
+    graceMs: 1_000,
+    deadline: DEADLINE,
+    find,
+    unconfirmed,
+  });
   return { run, find };
 }
 
@@ -32,7 +47,11 @@ describe('after an ambiguous submit', () => {
     const { run, find } = policy(noCallback);
     const noAddress = await run.catch((e: unknown) => e);
     expect((noAddress as Error).message).toContain('no callback address was sent');
-    expect((noAddress as ApplicationFailure).details?.[0]).toMatchObject({ stage: 'creating', callbackSent: false, lastError: 'socket reset' });
+    expect((noAddress as ApplicationFailure).details?.[0]).toMatchObject({
+      stage: 'creating',
+      callbackSent: false,
+      lastError: 'socket reset',
+    });
     expect(find).not.toHaveBeenCalled();
   });
 

@@ -23,18 +23,29 @@ describe('classification', () => {
   });
 
   it('a time-out is ambiguous once connected, not while connecting', () => {
-    expect(timeoutError(ctx, 1_000, false, undefined)).toMatchObject({ ambiguous: true, retryable: true, kind: 'timeout' });
+    expect(timeoutError(ctx, 1_000, false, undefined)).toMatchObject({
+      ambiguous: true,
+      retryable: true,
+      kind: 'timeout',
+    });
     expect(timeoutError(ctx, 1_000, true, undefined)).toMatchObject({ ambiguous: false, retryable: true });
   });
 
   it('a network error before sending is not ambiguous; a reset after sending is', () => {
     expect(networkError(ctx, 'ECONNREFUSED', undefined)).toMatchObject({ ambiguous: false, retryable: true });
-    expect(networkError(ctx, 'ERR_TLS_CERT_ALTNAME_INVALID', undefined)).toMatchObject({ ambiguous: false, retryable: false });
+    expect(networkError(ctx, 'ERR_TLS_CERT_ALTNAME_INVALID', undefined)).toMatchObject({
+      ambiguous: false,
+      retryable: false,
+    });
     expect(networkError(ctx, 'ECONNRESET', undefined)).toMatchObject({ ambiguous: true, retryable: true });
     expect(networkError(ctx, undefined, undefined)).toMatchObject({ ambiguous: true });
   });
 
   it('an unusable 2xx is ambiguous: the operation may well have taken effect', () => {
-    expect(malformedResponseError(ctx, 200, 'not json', 'a body that is not JSON')).toMatchObject({ ambiguous: true, retryable: true, status: 200 });
+    expect(malformedResponseError(ctx, 200, 'not json', 'a body that is not JSON')).toMatchObject({
+      ambiguous: true,
+      retryable: true,
+      status: 200,
+    });
   });
 });

@@ -41,7 +41,18 @@ describe('verdict', () => {
 
   it('an item with submit_review_status 0, or missing, or approved without Asset://: rejected with its error fields', () => {
     const err = thrown(() =>
-      verdict(task({ status: 'completed', result: { items: [item(A, false, { error_code: 'E1', error_message: 'face unclear' }), item(B, true, { asset_url: 'https://x/y.jpg' })] } }), { ...batch, urls: [A, B, 'https://cdn.example.com/c.jpg'] }),
+      verdict(
+        task({
+          status: 'completed',
+          result: {
+            items: [
+              item(A, false, { error_code: 'E1', error_message: 'face unclear' }),
+              item(B, true, { asset_url: 'https://x/y.jpg' }),
+            ],
+          },
+        }),
+        { ...batch, urls: [A, B, 'https://cdn.example.com/c.jpg'] },
+      ),
     );
     expect(err).toBeInstanceOf(ReviewItemsRejected);
     expect((err as ReviewItemsRejected).items).toEqual([

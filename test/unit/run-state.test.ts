@@ -8,7 +8,13 @@ import { RunState } from '../../src/workflows/run-state.js';
 
 function job(): ReviewThenGenerateJob {
   const v = validateReviewThenGenerateInput({
-    task: { model: 'm', content: [{ type: 'text', text: 'p' }, { type: 'image_url', image_url: { url: 'https://cdn.example.com/a.jpg' } }] },
+    task: {
+      model: 'm',
+      content: [
+        { type: 'text', text: 'p' },
+        { type: 'image_url', image_url: { url: 'https://cdn.example.com/a.jpg' } },
+      ],
+    },
     review: {},
   });
   if (!v.ok) throw new Error('fixture input is invalid');
@@ -39,7 +45,7 @@ describe('RunState: callbacks', () => {
     expect(run.reviewCallbackPending('b')).toBe(false);
   });
 
-  it('video callbacks: running needs no query, final does; a task other than the run\'s is an orphan to cancel', () => {
+  it("video callbacks: running needs no query, final does; a task other than the run's is an orphan to cancel", () => {
     const { run } = newRun();
     run.onVideoCallback({ taskId: 'v1', status: 'running' });
     expect(run.videoCallbackTaskIds).toEqual(['v1']);
@@ -81,7 +87,16 @@ describe('RunState: progress', () => {
     const { run, report } = newRun();
     run.planReviewTask(0, { assetType: 'Image', urls: ['https://cdn.example.com/a.jpg'] });
     run.setReviewTask(0, 'r1', 'pending');
-    run.observeReview(0, { taskId: 'r1', status: 'processing', doneCount: 0, totalCount: 1, items: [], raw: {}, queries: 2, nextQueryAt: 0 } as unknown as ReviewTaskSummary);
+    run.observeReview(0, {
+      taskId: 'r1',
+      status: 'processing',
+      doneCount: 0,
+      totalCount: 1,
+      items: [],
+      raw: {},
+      queries: 2,
+      nextQueryAt: 0,
+    } as unknown as ReviewTaskSummary);
     run.setStage('generating');
     run.noteError('create ambiguous (1): HTTP 500');
     expect(run.progress).toMatchObject({

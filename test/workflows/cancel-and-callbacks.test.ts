@@ -17,7 +17,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000
 }
 
 async function expectCancelled(p: Promise<unknown>) {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(WorkflowFailedError);
   expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
 }
@@ -59,11 +62,14 @@ describe('callbacks', () => {
     stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 2_000);
     const handle = await stack.start(imageJob(url));
     for (const sig of ['', 'AAAA', 'x'.repeat(43)]) {
-      const res = await fetch(`${stack.receiver.url}/callbacks/review/${encodeURIComponent(handle.workflowId)}?sig=${sig}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ task_id: 'forged', status: 'completed' }),
-      });
+      const res = await fetch(
+        `${stack.receiver.url}/callbacks/review/${encodeURIComponent(handle.workflowId)}?sig=${sig}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ task_id: 'forged', status: 'completed' }),
+        },
+      );
       expect(res.status).toBe(401);
     }
     expect((await handle.query(progressQuery)).callbacks.review).toBe(0);

@@ -12,7 +12,11 @@ withStack({ httpTimeoutMs: 1_000 }, (s) => (stack = s));
 describe('idempotent create', () => {
   it('500 after commit, callback arriving: the task is adopted, not created twice', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const result = await (await stack.start(imageJob())).result();
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(result.taskId).toBe(stack.sandbox.videoTasks()[0]!.id);
@@ -21,8 +25,14 @@ describe('idempotent create', () => {
 
   it('500 before commit: no callback can come, so the run waits up to the generation time-out and fails SubmitUnconfirmed', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: false } });
-    const failure = await failureOf(await stack.start(imageJob(undefined, { timing: { ...fastTiming, generationTimeoutMs: 2_000 } })));
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: false },
+    });
+    const failure = await failureOf(
+      await stack.start(imageJob(undefined, { timing: { ...fastTiming, generationTimeoutMs: 2_000 } })),
+    );
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('resubmitOnAmbiguity');
     expect(failure.details?.[0]).toMatchObject({ stage: 'creating', callbackSent: true });
@@ -32,9 +42,17 @@ describe('idempotent create', () => {
 
   it('opted in (resubmitOnAmbiguity): 500 before commit is resubmitted once after the grace, one task', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: false } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: false },
+    });
     const grace = 1_500;
-    const result = await (await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: grace } }))).result();
+    const result = await (
+      await stack.start(
+        imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: grace } }),
+      )
+    ).result();
     const creates = stack.sandbox.requests().filter((r) => r.operation === 'video.create');
     expect(creates).toHaveLength(2);
     expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(grace);
@@ -44,7 +62,11 @@ describe('idempotent create', () => {
 
   it('a polling job (callbacks: false) still sends the callback address: the callback naming the task confirms an ambiguous create', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const result = await (await stack.start(imageJob(undefined, { callbacks: false }))).result();
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(result.taskId).toBe(stack.sandbox.videoTasks()[0]!.id);
@@ -63,7 +85,11 @@ describe('idempotent create', () => {
   it('opted in: a create hanging past the client time-out (nothing committed) is resubmitted once, one task', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'hang', ms: 3_000, commit: false } });
-    const result = await (await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 1_500 } }))).result();
+    const result = await (
+      await stack.start(
+        imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 1_500 } }),
+      )
+    ).result();
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(result.taskId).toBe(stack.sandbox.videoTasks()[0]!.id);
     expect(countOps(stack.sandbox)['video.create']).toBe(2);
@@ -77,7 +103,11 @@ describe('idempotent create', () => {
     expect(first.taskId).toBe(stack.sandbox.videoTasks()[0]!.id);
 
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 503, retryAfter: '1' } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 503, retryAfter: '1' },
+    });
     const second = await (await stack.start(imageJob())).result();
     const creates = stack.sandbox.requests().filter((r) => r.operation === 'video.create');
     expect(creates).toHaveLength(2);
@@ -92,9 +122,16 @@ describe('orphans of an ambiguous create', () => {
     stack.sandbox.reset();
     stack.sandbox.setVideoOutcome({ promptIncludes: 'late callback' }, 'succeeded', 8_000);
     // The first create commits but answers 500, and its callbacks arrive only after the grace.
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     stack.sandbox.setCallbackFault({ kind: 'video', mode: 'delay', delayMs: 2_500, times: 1 });
-    const input = imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 1_000 } });
+    const input = imageJob(undefined, {
+      resubmitOnAmbiguity: true,
+      timing: { ...fastTiming, createAmbiguityGraceMs: 1_000 },
+    });
     (input.task.content as Array<{ text?: string }>)[0]!.text = 'a late callback story';
     const handle = await stack.start(input);
     const result = await handle.result();
@@ -102,7 +139,12 @@ describe('orphans of an ambiguous create', () => {
     expect(tasks).toHaveLength(2);
     const orphan = tasks.find((t) => t.id !== result.taskId)!;
     expect(orphan.status).toBe('cancelled');
-    expect(stack.sandbox.requests().filter((r) => r.operation === 'video.cancel').map((r) => r.path)).toEqual([expect.stringContaining(orphan.id)]);
+    expect(
+      stack.sandbox
+        .requests()
+        .filter((r) => r.operation === 'video.cancel')
+        .map((r) => r.path),
+    ).toEqual([expect.stringContaining(orphan.id)]);
     expect((await handle.query(progressQuery)).orphanTasksCancelled).toEqual([orphan.id]);
   });
 });

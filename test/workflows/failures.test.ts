@@ -23,13 +23,19 @@ describe('ReviewThenGenerate failures', () => {
   it('a rejected item ends in ReviewRejected with its error fields, and no create', async () => {
     stack.sandbox.reset();
     const bad = 'https://cdn.example.com/people/bob.jpg';
-    stack.sandbox.setReviewVerdict(bad, { passed: false, errorCode: 'FACE_NOT_AUTHORIZED', errorMessage: 'real person not authorized' });
+    stack.sandbox.setReviewVerdict(bad, {
+      passed: false,
+      errorCode: 'FACE_NOT_AUTHORIZED',
+      errorMessage: 'real person not authorized',
+    });
     const input = imageJob('https://cdn.example.com/people/alice.jpg');
     input.review = { urls: ['https://cdn.example.com/people/alice.jpg', bad] };
     const failure = await failureOf((await stack.start(input)).result());
     expect(failure.type).toBe('ReviewRejected');
     expect(failure.message).toContain('FACE_NOT_AUTHORIZED');
-    expect(failure.details?.[0]).toMatchObject({ items: [{ url: bad, error_code: 'FACE_NOT_AUTHORIZED', error_message: 'real person not authorized' }] });
+    expect(failure.details?.[0]).toMatchObject({
+      items: [{ url: bad, error_code: 'FACE_NOT_AUTHORIZED', error_message: 'real person not authorized' }],
+    });
     expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
   });
 
@@ -53,9 +59,17 @@ describe('ReviewThenGenerate failures', () => {
     const ops = countOps(stack.sandbox);
     expect(ops['video.create'] ?? 0).toBe(0);
     expect(ops['review.submitAsync']).toBe(1);
-    const lastQuery = stack.sandbox.requests().filter((r) => r.operation === 'review.query').at(-1)!;
+    const lastQuery = stack.sandbox
+      .requests()
+      .filter((r) => r.operation === 'review.query')
+      .at(-1)!;
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(stack.sandbox.requests().filter((r) => r.operation === 'review.query').at(-1)!.seq).toBe(lastQuery.seq);
+    expect(
+      stack.sandbox
+        .requests()
+        .filter((r) => r.operation === 'review.query')
+        .at(-1)!.seq,
+    ).toBe(lastQuery.seq);
   });
 
   it('a video task that fails or expires ends in GenerationFailed / GenerationExpired', async () => {
@@ -66,7 +80,10 @@ describe('ReviewThenGenerate failures', () => {
     (failing.task.content as Array<{ type: string; text?: string }>)[0]!.text = 'this will-fail';
     const expiring = imageJob('https://cdn.example.com/people/carol.jpg');
     (expiring.task.content as Array<{ type: string; text?: string }>)[0]!.text = 'this will-expire';
-    const [f1, f2] = await Promise.all([failureOf((await stack.start(failing)).result()), failureOf((await stack.start(expiring)).result())]);
+    const [f1, f2] = await Promise.all([
+      failureOf((await stack.start(failing)).result()),
+      failureOf((await stack.start(expiring)).result()),
+    ]);
     expect(f1.type).toBe('GenerationFailed');
     expect(f2.type).toBe('GenerationExpired');
   });
@@ -89,14 +106,27 @@ describe('ReviewThenGenerate failures', () => {
   it('invalid input fails at once with InvalidInput listing every problem, before any call', async () => {
     stack.sandbox.reset();
     const handle = await stack.start({
-      task: { model: '', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }], ratio: '16/9', seed: 1.5 },
+      task: {
+        model: '',
+        content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }],
+        ratio: '16/9',
+        seed: 1.5,
+      },
       review: { urls: ['ftp://x/y.jpg'], groupSource: 7 },
     } as never);
     const failure = await failureOf(handle.result());
     expect(failure.type).toBe('InvalidInput');
     expect(failure.nonRetryable).toBe(true);
     // Shape errors (review.groupSource) and the review URLs are listed with the task's problems.
-    for (const field of ['task.model', 'task.content[0].image_url.url', 'task.ratio', 'task.seed', 'review.groupSource', 'review.urls[0]']) expect(failure.message).toContain(field);
+    for (const field of [
+      'task.model',
+      'task.content[0].image_url.url',
+      'task.ratio',
+      'task.seed',
+      'review.groupSource',
+      'review.urls[0]',
+    ])
+      expect(failure.message).toContain(field);
     expect(stack.sandbox.requests()).toHaveLength(0);
     const desc = await (await testClient()).workflow.getHandle(handle.workflowId).describe();
     expect(desc.status.name).toBe('FAILED');
@@ -112,7 +142,11 @@ describe('ReviewThenGenerate failures', () => {
 
   it('a 400 on create ends in VideoRequestRejected without retry', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 400, body: { error: { code: 'InvalidParameter', message: 'bad ratio' } } } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 400, body: { error: { code: 'InvalidParameter', message: 'bad ratio' } } },
+    });
     const failure = await failureOf((await stack.start(imageJob())).result());
     expect(failure.type).toBe('VideoRequestRejected');
     expect(countOps(stack.sandbox)['video.create']).toBe(1);

@@ -22,7 +22,12 @@ describe('ReviewThenGenerate happy path', () => {
     expect(result.assets).toHaveLength(1);
     expect(result.assets[0]!.assetUrl).toMatch(/^Asset:\/\//);
     expect(result.reviewTaskIds).toHaveLength(1);
-    expect(countOps(stack.sandbox)).toEqual({ 'review.submitAsync': 1, 'review.query': 1, 'video.create': 1, 'video.get': 1 });
+    expect(countOps(stack.sandbox)).toEqual({
+      'review.submitAsync': 1,
+      'review.query': 1,
+      'video.create': 1,
+      'video.get': 1,
+    });
 
     // The create used the approved Asset:// address, never the source URL nor downstream_final_url.
     const create = stack.sandbox.requests().find((r) => r.operation === 'video.create')!;
@@ -43,7 +48,10 @@ describe('ReviewThenGenerate happy path', () => {
     // A slow review so that several queries are needed.
     stack.sandbox.setReviewTaskOutcome({ url: 'https://cdn.example.com/slow/beach.png' }, 'completed', 2_500);
     const handle = await stack.start(
-      imageJob('https://cdn.example.com/slow/beach.png', { callbacks: false, timing: { ...fastTiming, reviewMinQueryIntervalMs: minInterval } }),
+      imageJob('https://cdn.example.com/slow/beach.png', {
+        callbacks: false,
+        timing: { ...fastTiming, reviewMinQueryIntervalMs: minInterval },
+      }),
     );
     const result = await handle.result();
     expect(result.state).toBe('succeeded');
@@ -64,9 +72,19 @@ describe('ReviewThenGenerate happy path', () => {
     const minInterval = 1_500;
     const url = 'https://cdn.example.com/ra/one.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 6_000);
-    stack.sandbox.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 429, retryAfter: '3' } });
-    stack.sandbox.addFault({ operation: 'review.query', times: 1, fault: { type: 'status', status: 503, retryAfter: '1' } });
-    const handle = await stack.start(imageJob(url, { callbacks: false, timing: { ...fastTiming, reviewMinQueryIntervalMs: minInterval } }));
+    stack.sandbox.addFault({
+      operation: 'review.query',
+      times: 1,
+      fault: { type: 'status', status: 429, retryAfter: '3' },
+    });
+    stack.sandbox.addFault({
+      operation: 'review.query',
+      times: 1,
+      fault: { type: 'status', status: 503, retryAfter: '1' },
+    });
+    const handle = await stack.start(
+      imageJob(url, { callbacks: false, timing: { ...fastTiming, reviewMinQueryIntervalMs: minInterval } }),
+    );
     await handle.result();
     const queries = stack.sandbox.requests().filter((r) => r.operation === 'review.query');
     expect(queries[0]!.status).toBe(429);
@@ -81,7 +99,9 @@ describe('ReviewThenGenerate happy path', () => {
     const url = 'https://cdn.example.com/net/one.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 200);
     stack.sandbox.addFault({ operation: 'review.query', times: 3, fault: { type: 'reset' } });
-    const handle = await stack.start(imageJob(url, { callbacks: false, timing: { ...fastTiming, reviewMinQueryIntervalMs: 300 } }));
+    const handle = await stack.start(
+      imageJob(url, { callbacks: false, timing: { ...fastTiming, reviewMinQueryIntervalMs: 300 } }),
+    );
     await handle.result();
     const queries = stack.sandbox.requests().filter((r) => r.operation === 'review.query');
     expect(queries.length).toBe(4);
@@ -124,7 +144,9 @@ describe('ReviewThenGenerate happy path', () => {
     expect(result.reviewTaskIds).toHaveLength(3);
     expect(result.assets).toHaveLength(61);
     const create = stack.sandbox.requests().find((r) => r.operation === 'video.create')!;
-    const urls = (create.body as { content: Array<Record<string, { url?: string }>> }).content.map((c) => c.image_url?.url ?? c.video_url?.url).filter(Boolean);
+    const urls = (create.body as { content: Array<Record<string, { url?: string }>> }).content
+      .map((c) => c.image_url?.url ?? c.video_url?.url)
+      .filter(Boolean);
     for (const u of urls) expect(u).toMatch(/^Asset:\/\//);
   });
 });

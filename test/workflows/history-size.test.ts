@@ -11,7 +11,9 @@ withStack({}, (s) => (stack = s));
 /** Polls the sandbox log until the task has been queried `n` times, then ends the task from outside. */
 async function endAfterPolls(taskId: string, n: number) {
   for (;;) {
-    const polls = stack.sandbox.requests().filter((r) => r.operation === 'video.get' && r.path.endsWith(`/${taskId}`)).length;
+    const polls = stack.sandbox
+      .requests()
+      .filter((r) => r.operation === 'video.get' && r.path.endsWith(`/${taskId}`)).length;
     if (polls >= n) {
       // The provider ends the task (as an operator would); both runs then finish the same way.
       await stack.clients.video.cancelTask(taskId);
@@ -26,7 +28,10 @@ it('a job polling 500 times has the history length of one polling 5 times', asyn
   const interval = 100;
   stack.sandbox.setVideoOutcome({ promptIncludes: 'endless' }, 'succeeded', 3_600_000);
   const job = (image: string) => {
-    const input = imageJob(image, { callbacks: false, timing: { ...fastTiming, videoPollIntervalMs: interval, generationTimeoutMs: 600_000 } });
+    const input = imageJob(image, {
+      callbacks: false,
+      timing: { ...fastTiming, videoPollIntervalMs: interval, generationTimeoutMs: 600_000 },
+    });
     (input.task.content as Array<{ text?: string }>)[0]!.text = 'an endless video';
     return input;
   };
@@ -43,13 +48,18 @@ it('a job polling 500 times has the history length of one polling 5 times', asyn
   const [shortTask, longTask] = await Promise.all([taskIdOf(short), taskIdOf(long)]);
   const [shortPolls, longPolls] = await Promise.all([endAfterPolls(shortTask, 5), endAfterPolls(longTask, 500)]);
   for (const h of [short, long]) {
-    const err = await h.result().then(() => undefined, (e: unknown) => e);
+    const err = await h.result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(WorkflowFailedError);
     expect(((err as WorkflowFailedError).cause as { type?: string }).type).toBe('GenerationCancelled');
   }
   const shortEvents = (await short.fetchHistory()).events?.length ?? 0;
   const longEvents = (await long.fetchHistory()).events?.length ?? 0;
-  console.log(`history: ${shortPolls} video polls -> ${shortEvents} events; ${longPolls} video polls -> ${longEvents} events`);
+  console.log(
+    `history: ${shortPolls} video polls -> ${shortEvents} events; ${longPolls} video polls -> ${longEvents} events`,
+  );
   expect(longPolls).toBeGreaterThanOrEqual(500);
   expect(shortPolls).toBeLessThan(10);
   expect(Math.abs(longEvents - shortEvents)).toBeLessThanOrEqual(2);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseBatchJob } from '../../src/workflows/batch-input.js';
 import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
 
-const BASE64 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const BASE64 =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const text = { type: 'text', text: 'A dog runs on the beach' };
 const image = (url: string, role = 'reference_image') => ({ type: 'image_url', image_url: { url }, role });
 
@@ -19,8 +20,17 @@ const fields = (input: unknown) => problems(input).map(([f]) => f);
 describe('validateReviewThenGenerateInput: every problem in one pass', () => {
   it('reports problems in every part at once, each with its field', () => {
     const input = {
-      task: { model: 'video-model-1', content: [text, image(BASE64), image('https://cdn.example.com/ok.jpg')], ratio: '16/9', duration: -5 },
-      review: { urls: ['https://cdn.example.com/ok.jpg', 'https://cdn.example.com/notes.txt', 'http://192.168.0.7/b.jpg'], groupId: 'g1', groupSource: 'celebrity' },
+      task: {
+        model: 'video-model-1',
+        content: [text, image(BASE64), image('https://cdn.example.com/ok.jpg')],
+        ratio: '16/9',
+        duration: -5,
+      },
+      review: {
+        urls: ['https://cdn.example.com/ok.jpg', 'https://cdn.example.com/notes.txt', 'http://192.168.0.7/b.jpg'],
+        groupId: 'g1',
+        groupSource: 'celebrity',
+      },
       callbacks: 'yes',
       timing: { videoPollIntervalMs: 1_000, pollEveryMs: 5 },
       priority: 'high',
@@ -61,7 +71,11 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
   it('review.urls absent: the URLs are read from the task content as far as it can be read', () => {
     expect(
       fields({
-        task: { model: 'm', content: [text, image('https://cdn.example.com/a.gif.exe'), { type: 'video_url' }], resolution: '' },
+        task: {
+          model: 'm',
+          content: [text, image('https://cdn.example.com/a.gif.exe'), { type: 'video_url' }],
+          resolution: '',
+        },
         review: {},
       }),
     ).toEqual(['task.content[2].video_url.url', 'task.resolution', 'task.content']);
@@ -80,7 +94,11 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
     const v = validateReviewThenGenerateInput({
       task: {
         model: 'm',
-        content: [text, image('https://cdn.example.com/a.jpg', 'character'), image('https://cdn.example.com/b.jpg', 'first_frame')],
+        content: [
+          text,
+          image('https://cdn.example.com/a.jpg', 'character'),
+          image('https://cdn.example.com/b.jpg', 'first_frame'),
+        ],
         resolution: '1080P',
         ratio: 'adaptive',
         duration: 4.5,
@@ -94,7 +112,10 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
 
 describe('the batch and the start helper use it: still everything at once', () => {
   it('parseBatchJob lists a bad key and every problem of its input', () => {
-    const r = parseBatchJob({ key: 'has space', input: { task: { model: 'm', content: [text], ratio: '' }, review: { groupId: 'g', groupSource: 'x' } } });
+    const r = parseBatchJob({
+      key: 'has space',
+      input: { task: { model: 'm', content: [text], ratio: '' }, review: { groupId: 'g', groupSource: 'x' } },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.problem).toMatch(/^key: must be printable/);

@@ -16,7 +16,12 @@ describe('ReviewThenGenerate on a worker that does not preload our modules', () 
     const result = await (await stack.start(imageJob())).result();
     expect(result.state).toBe('succeeded');
     expect(result.assets[0]!.assetUrl).toMatch(/^Asset:\/\//);
-    expect(countOps(stack.sandbox)).toEqual({ 'review.submitAsync': 1, 'review.query': 1, 'video.create': 1, 'video.get': 1 });
+    expect(countOps(stack.sandbox)).toEqual({
+      'review.submitAsync': 1,
+      'review.query': 1,
+      'video.create': 1,
+      'video.get': 1,
+    });
   });
 
   it('rejects invalid input with InvalidInput naming the field and the rule, before any call', async () => {
@@ -29,7 +34,9 @@ describe('ReviewThenGenerate on a worker that does not preload our modules', () 
     expect(err).toBeInstanceOf(WorkflowFailedError);
     const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
     expect(cause.type).toBe(FailureType.InvalidInput);
-    expect(cause.message).toContain('task.content[1].image_url.url: must be a public http(s) URL or an Asset:// address');
+    expect(cause.message).toContain(
+      'task.content[1].image_url.url: must be a public http(s) URL or an Asset:// address',
+    );
     expect(stack.sandbox.requests()).toHaveLength(0);
   });
 });

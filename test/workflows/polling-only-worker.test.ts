@@ -28,14 +28,19 @@ describe('a worker without a callback address', () => {
     // Each stage's first query follows its submit/create by about one interval, not by the 60 s fallback.
     expect(firstReviewQuery!.at - submit!.at).toBeLessThan(timing.callbackFallbackPollMs / 4);
     expect(firstVideoQuery!.at - create!.at).toBeLessThan(timing.callbackFallbackPollMs / 4);
-    for (const r of [...ops('review.submitAsync'), ...ops('video.create')]) expect(JSON.stringify(r.body)).not.toContain('callback_url');
+    for (const r of [...ops('review.submitAsync'), ...ops('video.create')])
+      expect(JSON.stringify(r.body)).not.toContain('callback_url');
     expect(stack.sandbox.callbacks()).toHaveLength(0);
     expect((await handle.query(progressQuery)).callbacks).toMatchObject({ review: 0, video: 0 });
   });
 
   it('an ambiguous create fails SubmitUnconfirmed at once: one create, never a second task', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const failure = await failureOf(await stack.start(imageJob()));
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('no callback address was sent');
@@ -47,7 +52,11 @@ describe('a worker without a callback address', () => {
   it('an ambiguous review submit fails SubmitUnconfirmed at once, naming the batch', async () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/people/polling-only.jpg';
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const failure = await failureOf(await stack.start(imageJob(url)));
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain(url);
@@ -58,7 +67,11 @@ describe('a worker without a callback address', () => {
 
   it('opted in (resubmitOnAmbiguity): an ambiguous create is resubmitted at once, as the job allowed', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: false } });
+    stack.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: false },
+    });
     const result = await (await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true }))).result();
     expect(result.state).toBe('succeeded');
     expect(ops('video.create')).toHaveLength(2);

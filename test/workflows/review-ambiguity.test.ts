@@ -16,7 +16,11 @@ const FOUR_CALLS = { 'review.submitAsync': 1, 'review.query': 1, 'video.create':
 describe('ambiguous review submit, callbacks on', () => {
   it('500 after commit: the task its callback names is adopted; one submit, one review task, still four calls', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const handle = await stack.start(imageJob());
     const result = await handle.result();
     expect(result.state).toBe('succeeded');
@@ -28,7 +32,11 @@ describe('ambiguous review submit, callbacks on', () => {
 
   it('a submit hanging past the client time-out (task committed) is not duplicated', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'hang', ms: 3_000, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'hang', ms: 3_000, commit: true },
+    });
     const result = await (await stack.start(imageJob())).result();
     expect(result.state).toBe('succeeded');
     expect(stack.sandbox.reviewTasks()).toHaveLength(1);
@@ -48,7 +56,9 @@ describe('ambiguous review submit, callbacks on', () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
     const url = 'https://cdn.example.com/people/unconfirmed.jpg';
-    const failure = await failureOf(await stack.start(imageJob(url, { timing: { ...fastTiming, reviewTimeoutMs: 2_000 } })));
+    const failure = await failureOf(
+      await stack.start(imageJob(url, { timing: { ...fastTiming, reviewTimeoutMs: 2_000 } })),
+    );
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain(url);
     expect(failure.message).toContain('resubmitOnAmbiguity');
@@ -62,8 +72,14 @@ describe('ambiguous review submit, callbacks on', () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/people/slow-review.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 4_000);
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
-    const result = await (await stack.start(imageJob(url, { timing: { ...fastTiming, createAmbiguityGraceMs: 500 } }))).result();
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
+    const result = await (
+      await stack.start(imageJob(url, { timing: { ...fastTiming, createAmbiguityGraceMs: 500 } }))
+    ).result();
     expect(result.state).toBe('succeeded');
     expect(submits()).toHaveLength(1);
     expect(stack.sandbox.reviewTasks()).toHaveLength(1);
@@ -73,7 +89,11 @@ describe('ambiguous review submit, callbacks on', () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
     const grace = 1_500;
-    const result = await (await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: grace } }))).result();
+    const result = await (
+      await stack.start(
+        imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: grace } }),
+      )
+    ).result();
     expect(result.state).toBe('succeeded');
     const sent = submits();
     expect(sent).toHaveLength(2);
@@ -85,7 +105,11 @@ describe('ambiguous review submit, callbacks on', () => {
     stack.sandbox.reset();
     const image = 'https://cdn.example.com/people/carol.jpg';
     const video = 'https://cdn.example.com/people/carol-walk.mp4';
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 2, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 2,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const input = imageJob(image);
     input.review = { urls: [image, video] };
     const handle = await stack.start(input);
@@ -97,7 +121,8 @@ describe('ambiguous review submit, callbacks on', () => {
     expect(new Set(result.reviewTaskIds)).toEqual(new Set(tasks.map((t) => t.taskId)));
     const progress = await handle.query(progressQuery);
     // Each batch's task holds that batch's URL, not the other's.
-    const urlsOf = (type: string) => tasks.find((t) => t.taskId === progress.review.tasks.find((e) => e.assetType === type)!.taskId)!.urls;
+    const urlsOf = (type: string) =>
+      tasks.find((t) => t.taskId === progress.review.tasks.find((e) => e.assetType === type)!.taskId)!.urls;
     expect(urlsOf('Image')).toEqual([image]);
     expect(urlsOf('Video')).toEqual([video]);
   });
@@ -105,7 +130,11 @@ describe('ambiguous review submit, callbacks on', () => {
   it('opted in, ambiguous three times in a row: SubmitUnconfirmed naming the cause, no video task', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 3, fault: { type: 'status', status: 500 } });
-    const failure = await failureOf(await stack.start(imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 200 } })));
+    const failure = await failureOf(
+      await stack.start(
+        imageJob(undefined, { resubmitOnAmbiguity: true, timing: { ...fastTiming, createAmbiguityGraceMs: 200 } }),
+      ),
+    );
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.message).toContain('ambiguous 3 times in a row');
     expect(submits()).toHaveLength(3);
@@ -116,7 +145,11 @@ describe('ambiguous review submit, callbacks on', () => {
 describe('ambiguous review submit of a job that polls (callbacks: false)', () => {
   it('the callback address is still sent, so the callback naming the task confirms it; the job then polls', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const result = await (await stack.start(imageJob(undefined, { callbacks: false }))).result();
     expect(result.state).toBe('succeeded');
     expect(submits()).toHaveLength(1);
@@ -127,7 +160,9 @@ describe('ambiguous review submit of a job that polls (callbacks: false)', () =>
   it('500 before commit: SubmitUnconfirmed, one submit, no review task', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
-    const failure = await failureOf(await stack.start(imageJob(undefined, { callbacks: false, timing: { ...fastTiming, reviewTimeoutMs: 1_500 } })));
+    const failure = await failureOf(
+      await stack.start(imageJob(undefined, { callbacks: false, timing: { ...fastTiming, reviewTimeoutMs: 1_500 } })),
+    );
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(submits()).toHaveLength(1);
     expect(stack.sandbox.reviewTasks()).toHaveLength(0);

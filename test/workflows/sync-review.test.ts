@@ -45,7 +45,11 @@ describe('sync review submit', () => {
   it('a 500 after the submit was received is never retried: SubmitUnconfirmed, one submit', async () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/people/sync-500.jpg';
-    stack.sandbox.addFault({ operation: 'review.submitSync', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    stack.sandbox.addFault({
+      operation: 'review.submitSync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
     const failure = await failureOf(await stack.start(syncJob(url)));
     expect(failure.type).toBe('SubmitUnconfirmed');
     expect(failure.details?.[0]).toMatchObject({ stage: 'reviewing', urls: [url], callbackSent: false });
@@ -55,7 +59,11 @@ describe('sync review submit', () => {
 
   it('a 503 with Retry-After (not received) is retried after the delay', async () => {
     stack.sandbox.reset();
-    stack.sandbox.addFault({ operation: 'review.submitSync', times: 1, fault: { type: 'status', status: 503, retryAfter: '1' } });
+    stack.sandbox.addFault({
+      operation: 'review.submitSync',
+      times: 1,
+      fault: { type: 'status', status: 503, retryAfter: '1' },
+    });
     const result = await (await stack.start(syncJob())).result();
     expect(result.state).toBe('succeeded');
     const sent = syncSubmits();
@@ -66,7 +74,9 @@ describe('sync review submit', () => {
   it('opted in (resubmitOnAmbiguity): an ambiguous sync submit is sent again', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'review.submitSync', times: 1, fault: { type: 'status', status: 500 } });
-    const result = await (await stack.start(syncJob(undefined, { resubmitOnAmbiguity: true, timing: fastTiming }))).result();
+    const result = await (
+      await stack.start(syncJob(undefined, { resubmitOnAmbiguity: true, timing: fastTiming }))
+    ).result();
     expect(result.state).toBe('succeeded');
     expect(syncSubmits()).toHaveLength(2);
   });

@@ -30,7 +30,9 @@ describe('two workers on one task queue', () => {
     expect(results.every((r) => r.state === 'succeeded')).toBe(true);
 
     const violations = auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: minInterval });
-    expect(violations.filter((v) => v.rule === AUDIT_RULES.queryInterval || v.rule === AUDIT_RULES.retryAfter)).toEqual([]);
+    expect(violations.filter((v) => v.rule === AUDIT_RULES.queryInterval || v.rule === AUDIT_RULES.retryAfter)).toEqual(
+      [],
+    );
     expect(violations).toEqual([]);
     expect(stack.sandbox.reviewTasks()).toHaveLength(8);
     expect(stack.sandbox.videoTasks()).toHaveLength(8);
@@ -40,7 +42,9 @@ describe('two workers on one task queue', () => {
     const identities = new Set<string>();
     for (const h of handles) {
       const history = await client.workflow.getHandle(h.workflowId).fetchHistory();
-      for (const e of history.events ?? []) if (e.activityTaskStartedEventAttributes?.identity) identities.add(e.activityTaskStartedEventAttributes.identity);
+      for (const e of history.events ?? [])
+        if (e.activityTaskStartedEventAttributes?.identity)
+          identities.add(e.activityTaskStartedEventAttributes.identity);
     }
     expect(identities.size).toBeGreaterThanOrEqual(2);
   });

@@ -11,20 +11,24 @@ let stack: Stack;
 withStack({ noWorker: true }, (s) => (stack = s));
 
 it('a worker killed between the create response and activity completion loses nothing and creates one task', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../fixtures/crash-worker.ts', import.meta.url))], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: temporalAddress(),
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
-      VIDEO_API_BASE_URL: stack.sandbox.videoBaseUrl,
-      VIDEO_API_KEY: stack.sandbox.apiKey,
-      REVIEW_API_BASE_URL: stack.sandbox.reviewBaseUrl,
-      REVIEW_ACCESS_TOKEN: stack.sandbox.accessToken,
-      CALLBACK_PUBLIC_URL: stack.receiver.url,
-      CALLBACK_SECRET: stack.secret,
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('../fixtures/crash-worker.ts', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: temporalAddress(),
+        TEMPORAL_TASK_QUEUE: stack.taskQueue,
+        VIDEO_API_BASE_URL: stack.sandbox.videoBaseUrl,
+        VIDEO_API_KEY: stack.sandbox.apiKey,
+        REVIEW_API_BASE_URL: stack.sandbox.reviewBaseUrl,
+        REVIEW_ACCESS_TOKEN: stack.sandbox.accessToken,
+        CALLBACK_PUBLIC_URL: stack.receiver.url,
+        CALLBACK_SECRET: stack.secret,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));

@@ -17,7 +17,12 @@ export const BATCH_SOURCE_HELP = `  --file <jobs.jsonl>    JSON Lines file, one 
   --jobs-file <path|->   a JSON array of jobs in a file, or - for standard input
   --concurrency <n>      jobs running at once (default 20)`;
 
-export function batchInputFrom(values: { file?: string | undefined; jobs?: string | undefined; 'jobs-file'?: string | undefined; concurrency?: string | undefined }): ReviewThenGenerateBatchInput {
+export function batchInputFrom(values: {
+  file?: string | undefined;
+  jobs?: string | undefined;
+  'jobs-file'?: string | undefined;
+  concurrency?: string | undefined;
+}): ReviewThenGenerateBatchInput {
   const concurrency = positiveInt('concurrency', values.concurrency);
   const inline = values.jobs !== undefined || values['jobs-file'] !== undefined;
   if ((values.file !== undefined) === inline) throw usage('give exactly one of --file, --jobs or --jobs-file');

@@ -39,7 +39,8 @@ function summaryLines(s: BatchSummary): string[] {
     `runs: ${s.runs.map((r) => `${r.jobs} jobs/${r.historyLength} events`).join(', ')}`,
   ];
   const bad = s.outcomes.filter((o) => o.status !== 'succeeded');
-  for (const o of bad.slice(0, 20)) lines.push(`  job ${o.index}${o.line !== undefined ? ` (line ${o.line})` : ''} ${o.status}: ${o.error ?? ''}`);
+  for (const o of bad.slice(0, 20))
+    lines.push(`  job ${o.index}${o.line !== undefined ? ` (line ${o.line})` : ''} ${o.status}: ${o.error ?? ''}`);
   if (bad.length > 20) lines.push(`  … ${bad.length - 20} more (see --json, or BatchId="${s.batchId}" in the Web UI)`);
   return lines;
 }
@@ -59,7 +60,11 @@ export const batch: Command = async (ctx) => {
   const input = batchInputFrom(values);
   const pollMs = positiveInt('poll-ms', values['poll-ms']) ?? 1_000;
   const { client, taskQueue } = await ctx.connect(values);
-  const handle = await startReviewThenGenerateBatch(client, { batchId: values.id ?? defaultBatchId(), batch: input, taskQueue: values['task-queue'] ?? taskQueue });
+  const handle = await startReviewThenGenerateBatch(client, {
+    batchId: values.id ?? defaultBatchId(),
+    batch: input,
+    taskQueue: values['task-queue'] ?? taskQueue,
+  });
   ctx.out.note(`${handle.workflowId}: ${handle.existing ? 'already started; following that batch' : 'started'}`);
   if (values.detach) {
     ctx.out.text(handle.workflowId);

@@ -8,18 +8,28 @@ import { CliError, type Output } from '../io.js';
 export interface CommandContext {
   args: string[];
   out: Output;
-  connect(flags: { address?: string | undefined; namespace?: string | undefined }): Promise<{ client: Client; taskQueue: string }>;
+  connect(flags: {
+    address?: string | undefined;
+    namespace?: string | undefined;
+  }): Promise<{ client: Client; taskQueue: string }>;
   close(): Promise<void>;
 }
 
-export function commandContext(args: string[], out: Output, env: Record<string, string | undefined> = process.env): CommandContext {
+export function commandContext(
+  args: string[],
+  out: Output,
+  env: Record<string, string | undefined> = process.env,
+): CommandContext {
   let connected: ConnectedClient | undefined;
   return {
     args,
     out,
     async connect(flags) {
       if (!connected) {
-        const overrides = { ...(flags.address ? { TEMPORAL_ADDRESS: flags.address } : {}), ...(flags.namespace ? { TEMPORAL_NAMESPACE: flags.namespace } : {}) };
+        const overrides = {
+          ...(flags.address ? { TEMPORAL_ADDRESS: flags.address } : {}),
+          ...(flags.namespace ? { TEMPORAL_NAMESPACE: flags.namespace } : {}),
+        };
         if (flags.address) process.env.TEMPORAL_ADDRESS = flags.address; // envconfig reads process.env
         try {
           connected = await connectClient({ ...env, ...overrides });

@@ -54,7 +54,9 @@ async function create(ctx: CommandContext, args: string[]): Promise<number> {
     ...(values.note ? { note: values.note } : {}),
     paused: values.paused,
   });
-  ctx.out.text(`schedule ${values.id} created${values.paused ? ' (paused)' : ''}: ${values.cron ? `cron ${values.cron.join(', ')}` : `every ${values.every}`}, overlap SKIP`);
+  ctx.out.text(
+    `schedule ${values.id} created${values.paused ? ' (paused)' : ''}: ${values.cron ? `cron ${values.cron.join(', ')}` : `every ${values.every}`}, overlap SKIP`,
+  );
   ctx.out.result({ scheduleId: values.id, created: true });
   return ExitCode.Ok;
 }
@@ -72,7 +74,9 @@ async function list(ctx: CommandContext, args: string[]): Promise<number> {
   for (const s of schedules) {
     const when = [...s.cron.map((c) => `cron ${c}`), ...s.everyMs.map((ms) => `every ${ms / 1000}s`)].join(', ');
     const last = s.recentBatches.at(-1);
-    ctx.out.text(`${s.scheduleId}  ${when}${s.paused ? '  (paused)' : ''}  next ${s.nextRuns[0] ?? '-'}  last ${last?.workflowId ?? '-'}`);
+    ctx.out.text(
+      `${s.scheduleId}  ${when}${s.paused ? '  (paused)' : ''}  next ${s.nextRuns[0] ?? '-'}  last ${last?.workflowId ?? '-'}`,
+    );
   }
   return ExitCode.Ok;
 }

@@ -28,7 +28,10 @@ Options:
 
 export function failureOf(err: unknown): { type: string | undefined; message: string } {
   const cause = err instanceof WorkflowFailedError ? err.cause : err;
-  return { type: cause instanceof ApplicationFailure ? cause.type ?? undefined : cause?.constructor?.name, message: cause instanceof Error ? cause.message : String(cause) };
+  return {
+    type: cause instanceof ApplicationFailure ? (cause.type ?? undefined) : cause?.constructor?.name,
+    message: cause instanceof Error ? cause.message : String(cause),
+  };
 }
 
 export const submit: Command = async (ctx) => {
@@ -54,7 +57,11 @@ export const submit: Command = async (ctx) => {
     retryFailed: values['retry-failed'],
   });
   const started = { workflowId: job.workflowId, runId: job.runId, existing: job.existing };
-  ctx.out.text(job.existing ? `${job.workflowId}: already started (run ${job.runId}); returning that run, nothing new started` : `${job.workflowId}: started (run ${job.runId})`);
+  ctx.out.text(
+    job.existing
+      ? `${job.workflowId}: already started (run ${job.runId}); returning that run, nothing new started`
+      : `${job.workflowId}: started (run ${job.runId})`,
+  );
   if (!values.wait) {
     ctx.out.result(started);
     return ExitCode.Ok;

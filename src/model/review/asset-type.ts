@@ -19,7 +19,10 @@ export const MAX_URLS_PER_BATCH = 50;
 /** Type of a media URL from its path's extension (case-insensitive, query and fragment ignored). */
 export function assetTypeOf(url: string): AssetType | undefined {
   // Only the path counts: not the host (`cdn.example.jpg`), the query or the fragment.
-  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/s, '').toLowerCase();
+  const path = url
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
+    .replace(/[?#].*$/s, '')
+    .toLowerCase();
   const dot = path.lastIndexOf('.');
   if (dot < 0 || path.indexOf('/', dot) >= 0) return undefined;
   const ext = path.slice(dot);

@@ -13,50 +13,83 @@ export * from './task.js';
 
 /** 1 to 50 public media URLs with supported extensions (private hosts too with `allowPrivateUrls`). */
 function buildUrlListSchema(options: UrlOptions) {
-  const publicMediaUrl = z.string({ error: 'must be a string (a public http or https URL)' }).superRefine((url, ctx) => {
-    if (!isHttpUrl(url)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a public http or https URL' });
-      return;
-    }
-    const reason = nonPublicUrlReason(url, options);
-    if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http or https URL (${reason})` });
-    else if (!assetTypeOf(url)) ctx.addIssue({ code: 'custom', message: `must end with a supported extension (${EXTENSION_TABLE})` });
-  });
+  const publicMediaUrl = z
+    .string({ error: 'must be a string (a public http or https URL)' })
+    .superRefine((url, ctx) => {
+      if (!isHttpUrl(url)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a public http or https URL' });
+        return;
+      }
+      const reason = nonPublicUrlReason(url, options);
+      if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http or https URL (${reason})` });
+      else if (!assetTypeOf(url))
+        ctx.addIssue({ code: 'custom', message: `must end with a supported extension (${EXTENSION_TABLE})` });
+    });
   return z
     .array(publicMediaUrl, {
-      error: (i) => (i.input === undefined ? `is required (1 to ${MAX_URLS_PER_BATCH} public http or https URLs)` : 'must be an array of URLs'),
+      error: (i) =>
+        i.input === undefined
+          ? `is required (1 to ${MAX_URLS_PER_BATCH} public http or https URLs)`
+          : 'must be an array of URLs',
     })
     .min(1, 'must hold at least 1 URL')
     .max(MAX_URLS_PER_BATCH, `must hold at most ${MAX_URLS_PER_BATCH} URLs (split larger sets into several batches)`);
 }
 const publicUrlList = lazy(() => buildUrlListSchema({}));
 const privateUrlList = lazy(() => buildUrlListSchema({ allowPrivateUrls: true }));
-export const reviewUrlListSchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateUrlList() : publicUrlList());
+export const reviewUrlListSchema = (options: UrlOptions = {}) =>
+  options.allowPrivateUrls ? privateUrlList() : publicUrlList();
 
 /** Spec, media rules: one type per batch, and `asset_type` (default Image) matching that type. */
 function checkBatchType(body: unknown, ctx: z.RefinementCtx): void {
   const b = asRecord(body);
   if (!b || !Array.isArray(b.images)) return;
-  const types = [...new Set(b.images.map((u) => (typeof u === 'string' ? assetTypeOf(u) : undefined)).filter((t) => t !== undefined))];
+  const types = [
+    ...new Set(
+      b.images.map((u) => (typeof u === 'string' ? assetTypeOf(u) : undefined)).filter((t) => t !== undefined),
+    ),
+  ];
   if (types.length > 1) {
-    ctx.addIssue({ code: 'custom', path: ['images'], message: `all URLs of one batch must be of one type (found ${types.join(' and ')})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['images'],
+      message: `all URLs of one batch must be of one type (found ${types.join(' and ')})`,
+    });
     return;
   }
   const inferred = types[0];
   const declared = b.asset_type;
   if (inferred === undefined || !(ASSET_TYPES as readonly unknown[]).includes(declared ?? 'Image')) return;
   if (declared === undefined && inferred !== 'Image') {
-    ctx.addIssue({ code: 'custom', path: ['asset_type'], message: `must be ${inferred} for these URLs (when absent the service assumes Image)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['asset_type'],
+      message: `must be ${inferred} for these URLs (when absent the service assumes Image)`,
+    });
   } else if (declared !== undefined && declared !== inferred) {
-    ctx.addIssue({ code: 'custom', path: ['asset_type'], message: `is ${String(declared)} but the URLs are ${inferred}` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['asset_type'],
+      message: `is ${String(declared)} but the URLs are ${inferred}`,
+    });
   }
 }
 
 // Spec: "When group_id is sent it is empty or real_person only". Without group_id it says nothing: any string passes.
 function checkGroup(body: unknown, ctx: z.RefinementCtx): void {
   const b = asRecord(body);
-  if (b && b.group_id !== undefined && typeof b.group_source === 'string' && b.group_source !== '' && b.group_source !== 'real_person') {
-    ctx.addIssue({ code: 'custom', path: ['group_source'], message: "must be '' or 'real_person' when group_id is sent" });
+  if (
+    b &&
+    b.group_id !== undefined &&
+    typeof b.group_source === 'string' &&
+    b.group_source !== '' &&
+    b.group_source !== 'real_person'
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['group_source'],
+      message: "must be '' or 'real_person' when group_id is sent",
+    });
   }
 }
 
@@ -88,7 +121,8 @@ function buildSubmitBodySchema(options: UrlOptions) {
 const publicSubmitBody = lazy(() => buildSubmitBodySchema({}));
 const privateSubmitBody = lazy(() => buildSubmitBodySchema({ allowPrivateUrls: true }));
 /** POST /api/asset/upload/{sync,async} body. Unknown top-level fields pass through unchanged. */
-export const reviewSubmitBodySchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateSubmitBody() : publicSubmitBody());
+export const reviewSubmitBodySchema = (options: UrlOptions = {}) =>
+  options.allowPrivateUrls ? privateSubmitBody() : publicSubmitBody();
 export type ReviewSubmitBody = z.infer<ReturnType<typeof reviewSubmitBodySchema>>;
 
 const renameImages = (issue: ValidationIssue): ValidationIssue =>

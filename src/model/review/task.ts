@@ -111,7 +111,9 @@ export function normalizeReviewTask(raw: unknown): ReviewTask {
     doneCount: r.done_count,
     items: (r.result?.items ?? []).map(normalizeItem),
     // `message` is an acceptance text on success; it only describes an error on a failed task.
-    error: errorInfo(r.error, r.error_code, r.error_message) ?? (failed ? errorInfo(undefined, undefined, r.message) : undefined),
+    error:
+      errorInfo(r.error, r.error_code, r.error_message) ??
+      (failed ? errorInfo(undefined, undefined, r.message) : undefined),
     raw: asRecord(raw) ?? {},
   };
 }

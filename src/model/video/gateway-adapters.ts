@@ -32,7 +32,16 @@ export interface TaskAdapter {
 export const COMMON_FIELDS = {
   id: ['task_id', 'id', 'data.task_id', 'data.id', 'data.data.task_id'],
   state: ['status', 'task_status', 'state', 'data.status', 'data.task_status', 'data.state'],
-  url: ['url', 'video_url', 'content.video_url', 'data.url', 'data.video_url', 'data.0.url', 'output.0.url', 'result.url'],
+  url: [
+    'url',
+    'video_url',
+    'content.video_url',
+    'data.url',
+    'data.video_url',
+    'data.0.url',
+    'output.0.url',
+    'result.url',
+  ],
   error: ['error', 'data.error', 'err_code', 'data.task_status_msg', 'fail_reason', 'data.fail_reason'],
 } as const;
 
@@ -41,7 +50,21 @@ export const COMMON_STATES: Record<Exclude<TaskReading, 'unknown'>, readonly str
   failed: ['failed', 'fail', 'failure', 'error'],
   cancelled: ['cancelled', 'canceled'],
   expired: ['expired'],
-  pending: ['created', 'submitted', 'pending', 'queued', 'queueing', 'in_queue', 'waiting', 'not_start', 'processing', 'in_progress', 'running', 'started', 'generating'],
+  pending: [
+    'created',
+    'submitted',
+    'pending',
+    'queued',
+    'queueing',
+    'in_queue',
+    'waiting',
+    'not_start',
+    'processing',
+    'in_progress',
+    'running',
+    'started',
+    'generating',
+  ],
 };
 
 export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
@@ -59,7 +82,12 @@ export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
   // Vendor A (the text2video / image2video / omni-video task API): `{ code, data: { task_id, task_status } }`.
   vendorA: {
     create: 'vendorAText2Video',
-    queries: { default: 'vendorAText2VideoGet', text2video: 'vendorAText2VideoGet', image2video: 'vendorAImage2VideoGet', 'omni-video': 'vendorAOmniVideoGet' },
+    queries: {
+      default: 'vendorAText2VideoGet',
+      text2video: 'vendorAText2VideoGet',
+      image2video: 'vendorAImage2VideoGet',
+      'omni-video': 'vendorAOmniVideoGet',
+    },
     queryParam: 'task_id',
     idFields: ['data.task_id'],
     stateFields: ['data.task_status'],
@@ -117,7 +145,10 @@ export function isGatewayTaskEntryPoint(value: unknown): value is GatewayTaskEnt
 }
 
 /** The query endpoint of an entry point for a query kind (undefined: that kind does not exist there). */
-export function queryEndpointOf(entryPoint: GatewayTaskEntryPoint, queryKind?: string): GatewayEndpointName | undefined {
+export function queryEndpointOf(
+  entryPoint: GatewayTaskEntryPoint,
+  queryKind?: string,
+): GatewayEndpointName | undefined {
   const q = TASK_ADAPTERS[entryPoint].queries;
   if (queryKind === undefined) return q.default;
   return Object.hasOwn(q, queryKind) && queryKind !== 'default' ? q[queryKind] : undefined;
@@ -146,7 +177,11 @@ function firstString(body: unknown, paths: readonly string[]): string | undefine
   return undefined;
 }
 
-const norm = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const norm = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export function readingOf(adapter: TaskAdapter, state: string | undefined): TaskReading {
   if (state === undefined) return 'unknown';
@@ -167,7 +202,10 @@ function errorOf(body: unknown, paths: readonly string[]): GatewayTaskView['erro
   for (const p of paths) {
     const v = at(body, p);
     if (v === undefined || v === null || v === '') continue;
-    const e = typeof v === 'string' || typeof v === 'number' ? errorInfo(undefined, p.endsWith('code') ? v : undefined, p.endsWith('code') ? undefined : v) : errorInfo(v, undefined, undefined);
+    const e =
+      typeof v === 'string' || typeof v === 'number'
+        ? errorInfo(undefined, p.endsWith('code') ? v : undefined, p.endsWith('code') ? undefined : v)
+        : errorInfo(v, undefined, undefined);
     if (e) return e;
   }
   return undefined;

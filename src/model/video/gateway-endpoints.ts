@@ -21,7 +21,14 @@ export interface GatewayEndpoint {
   inSpec: boolean;
 }
 
-const endpoint = (method: GatewayEndpoint['method'], path: string, area: GatewayArea, kind: GatewayKind, body: GatewayEndpoint['body'] = method === 'GET' ? 'none' : 'json', inSpec = true): GatewayEndpoint => ({
+const endpoint = (
+  method: GatewayEndpoint['method'],
+  path: string,
+  area: GatewayArea,
+  kind: GatewayKind,
+  body: GatewayEndpoint['body'] = method === 'GET' ? 'none' : 'json',
+  inSpec = true,
+): GatewayEndpoint => ({
   method,
   path,
   area,
@@ -80,11 +87,18 @@ export function templateParams(template: string): GatewayParam[] {
  * (a `/`, `:`, `?` or `#` in a model or id stays inside its segment); parameters the template does not
  * name are refused, so a caller's mistake is not silently dropped.
  */
-export function fillPath(operation: string, template: string, params: Partial<Record<GatewayParam, string>> = {}): string {
+export function fillPath(
+  operation: string,
+  template: string,
+  params: Partial<Record<GatewayParam, string>> = {},
+): string {
   const wanted = templateParams(template);
   const extra = Object.keys(params).filter((k) => !wanted.includes(k as GatewayParam));
   if (extra.length > 0) {
-    throw new RequestValidationError(operation, extra.map((field) => ({ field, rule: `is not a parameter of ${template}` })));
+    throw new RequestValidationError(
+      operation,
+      extra.map((field) => ({ field, rule: `is not a parameter of ${template}` })),
+    );
   }
   return template.replace(/\{([a-z_]+)\}/g, (_m, name: GatewayParam) => pathParam(operation, name, params[name]));
 }

@@ -13,7 +13,9 @@ const text = (what: string) =>
     .refine((s) => s.trim() !== '', `must not be empty (${what})`);
 
 const list = (what: string, item: z.ZodType = z.unknown()) =>
-  z.array(item, { error: (i) => (i.input === undefined ? `is required (${what})` : `must be an array (${what})`) }).min(1, `must hold at least one entry (${what})`);
+  z
+    .array(item, { error: (i) => (i.input === undefined ? `is required (${what})` : `must be an array (${what})`) })
+    .min(1, `must hold at least one entry (${what})`);
 
 /** POST /v1/chat/completions: `model` and a non-empty `messages` list whose entries carry a `role`. */
 export const chatCompletionsSchema = lazy(() =>
@@ -27,7 +29,9 @@ export const chatCompletionsSchema = lazy(() =>
 export const responsesSchema = lazy(() =>
   z.looseObject({
     model: text('the model name'),
-    input: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array (the input)' }).optional(),
+    input: z
+      .union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array (the input)' })
+      .optional(),
   }),
 );
 
@@ -35,12 +39,17 @@ export const responsesSchema = lazy(() =>
 export const messagesSchema = lazy(() =>
   z.looseObject({
     model: text('the model name'),
-    max_tokens: z.number({ error: (i) => (i.input === undefined ? 'is required (the output token limit)' : 'must be a number') }).int('must be an integer').positive('must be positive'),
+    max_tokens: z
+      .number({ error: (i) => (i.input === undefined ? 'is required (the output token limit)' : 'must be a number') })
+      .int('must be an integer')
+      .positive('must be positive'),
     messages: list(
       'the conversation',
       z.looseObject({
         role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
-        content: z.union([z.string(), z.array(z.unknown())], { error: 'must be a string or an array of content blocks' }),
+        content: z.union([z.string(), z.array(z.unknown())], {
+          error: 'must be a string or an array of content blocks',
+        }),
       }),
     ),
   }),
@@ -102,7 +111,11 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The rule every gateway body follows, then the well-known schema when asked for and one exists. */
-export function validateGatewayBody(name: GatewayEndpointName, body: unknown, checkWellKnown = false): Validation<Record<string, unknown>> {
+export function validateGatewayBody(
+  name: GatewayEndpointName,
+  body: unknown,
+  checkWellKnown = false,
+): Validation<Record<string, unknown>> {
   if (!isJsonObject(body)) return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
   const schema = WELL_KNOWN_SCHEMAS[name];
   if (!checkWellKnown || !schema) return { ok: true, value: body };
@@ -116,6 +129,7 @@ export function validateGatewayForm(fieldNames: readonly string[], checkWellKnow
   if (!checkWellKnown) return { ok: true, value: null };
   const issues = [];
   if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: 'is required (the edit instruction)' });
-  if (!fieldNames.includes('image') && !fieldNames.includes('image[]')) issues.push({ field: 'image', rule: 'is required (the image to edit)' });
+  if (!fieldNames.includes('image') && !fieldNames.includes('image[]'))
+    issues.push({ field: 'image', rule: 'is required (the image to edit)' });
   return issues.length === 0 ? { ok: true, value: null } : { ok: false, issues };
 }

@@ -11,7 +11,13 @@ export const MEDIA_TYPES = ['image_url', 'video_url', 'audio_url'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 export const CONTENT_TYPES = ['text', ...MEDIA_TYPES] as const;
 /** The spec's known roles: other values pass through (the spec lists known values, not a closed set). */
-export const CONTENT_ROLES = ['reference_image', 'first_frame', 'last_frame', 'reference_video', 'reference_audio'] as const;
+export const CONTENT_ROLES = [
+  'reference_image',
+  'first_frame',
+  'last_frame',
+  'reference_video',
+  'reference_audio',
+] as const;
 export type ContentRole = (typeof CONTENT_ROLES)[number];
 
 const stringError = (what: string) => ({
@@ -19,22 +25,33 @@ const stringError = (what: string) => ({
 });
 
 // Any string: the spec gives known values and no rule tying a role to an item type.
-const roleSchema = lazy(() => z.string({ error: `must be a string (e.g. one of ${CONTENT_ROLES.join(', ')})` }).optional());
+const roleSchema = lazy(() =>
+  z.string({ error: `must be a string (e.g. one of ${CONTENT_ROLES.join(', ')})` }).optional(),
+);
 
 // A missing `image_url` object is reported at its `url`, the field the caller has to fill in.
 function mediaRef(options: UrlOptions) {
   const mediaUrl = z.string(stringError('an http(s) URL or an Asset:// address')).superRefine((v, ctx) => {
-    if (v.trim() === '') ctx.addIssue({ code: 'custom', message: 'is required (an http(s) URL or an Asset:// address)' });
+    if (v.trim() === '')
+      ctx.addIssue({ code: 'custom', message: 'is required (an http(s) URL or an Asset:// address)' });
     else if (isBase64Media(v)) {
-      ctx.addIssue({ code: 'custom', message: 'base64 media is not supported: upload the file and pass its public http(s) URL or an Asset:// address' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'base64 media is not supported: upload the file and pass its public http(s) URL or an Asset:// address',
+      });
     } else if (isHttpUrl(v)) {
       const reason = nonPublicUrlReason(v, options);
-      if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http(s) URL or an Asset:// address (${reason})` });
+      if (reason)
+        ctx.addIssue({ code: 'custom', message: `must be a public http(s) URL or an Asset:// address (${reason})` });
     } else if (!isAssetUrl(v)) {
       ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL or an Asset:// address' });
     }
   });
-  return z.preprocess((v) => (v === undefined ? {} : v), z.looseObject({ url: mediaUrl }, { error: 'must be an object { url }' }));
+  return z.preprocess(
+    (v) => (v === undefined ? {} : v),
+    z.looseObject({ url: mediaUrl }, { error: 'must be an object { url }' }),
+  );
 }
 
 function buildContentItemSchema(options: UrlOptions) {
@@ -62,7 +79,8 @@ function buildContentItemSchema(options: UrlOptions) {
 }
 const publicContentItem = lazy(() => buildContentItemSchema({}));
 const privateContentItem = lazy(() => buildContentItemSchema({ allowPrivateUrls: true }));
-export const contentItemSchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateContentItem() : publicContentItem());
+export const contentItemSchema = (options: UrlOptions = {}) =>
+  options.allowPrivateUrls ? privateContentItem() : publicContentItem();
 export type ContentItem = z.infer<ReturnType<typeof contentItemSchema>>;
 
 /**
@@ -78,13 +96,25 @@ function checkFirstLastFrame(body: unknown, ctx: z.RefinementCtx): void {
   for (const role of ['first_frame', 'last_frame']) {
     const withRole = items.filter((c) => c.role === role);
     if (!withRole.some((c) => c.type === 'image_url')) {
-      ctx.addIssue({ code: 'custom', path: ['content'], message: `a first/last-frame request needs an image_url item with role ${role}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: `a first/last-frame request needs an image_url item with role ${role}`,
+      });
     } else if (withRole.length > 1) {
-      ctx.addIssue({ code: 'custom', path: ['content'], message: `a first/last-frame request has exactly one item with role ${role} (found ${withRole.length})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: `a first/last-frame request has exactly one item with role ${role} (found ${withRole.length})`,
+      });
     }
   }
   if (!items.some((c) => c.type === 'text')) {
-    ctx.addIssue({ code: 'custom', path: ['content'], message: 'a first/last-frame request needs a text item (the prompt)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['content'],
+      message: 'a first/last-frame request needs a text item (the prompt)',
+    });
   }
 }
 
@@ -99,13 +129,19 @@ function buildCreateTaskBodySchema(options: UrlOptions) {
         model: z.string(stringError('the model name')).refine((m) => m.trim() !== '', 'must be a non-empty model name'),
         content: z
           .array(contentItemSchema(options), {
-            error: (i) => (i.input === undefined ? 'is required (a non-empty array of content items)' : 'must be an array of content items'),
+            error: (i) =>
+              i.input === undefined
+                ? 'is required (a non-empty array of content items)'
+                : 'must be an array of content items',
           })
           .min(1, 'must be a non-empty array of content items'),
         generate_audio: z.boolean({ error: 'must be a boolean' }).optional(),
         ratio: z
           .string({ error: 'must be a string of the form <w>:<h>' })
-          .refine(isRatio, 'must have the form <w>:<h> with positive numbers (e.g. 16:9) or be one keyword (e.g. adaptive)')
+          .refine(
+            isRatio,
+            'must have the form <w>:<h> with positive numbers (e.g. 16:9) or be one keyword (e.g. adaptive)',
+          )
           .optional(),
         duration: z
           .number({ error: 'must be a positive number of seconds' })
@@ -134,7 +170,8 @@ function buildCreateTaskBodySchema(options: UrlOptions) {
 const publicCreateBody = lazy(() => buildCreateTaskBodySchema({}));
 const privateCreateBody = lazy(() => buildCreateTaskBodySchema({ allowPrivateUrls: true }));
 /** POST /v1/task/create body. Unknown top-level fields pass through unchanged. */
-export const createTaskBodySchema = (options: UrlOptions = {}) => (options.allowPrivateUrls ? privateCreateBody() : publicCreateBody());
+export const createTaskBodySchema = (options: UrlOptions = {}) =>
+  options.allowPrivateUrls ? privateCreateBody() : publicCreateBody();
 export type CreateTaskBody = z.infer<ReturnType<typeof createTaskBodySchema>>;
 
 /**

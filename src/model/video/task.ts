@@ -52,7 +52,8 @@ export const videoTaskRecordSchema = lazy(() => {
 export function normalizeVideoTask(raw: unknown): VideoTask {
   const outer = asRecord(raw) ?? {};
   const data = asRecord(outer.data);
-  const wrapped = data !== undefined && outer.id === undefined && outer.status === undefined && outer.task_status === undefined;
+  const wrapped =
+    data !== undefined && outer.id === undefined && outer.status === undefined && outer.task_status === undefined;
   const r = videoTaskRecordSchema().parse(wrapped ? data : outer);
   const rawStatus = r.status ?? r.task_status;
   const key = rawStatus?.toLowerCase();

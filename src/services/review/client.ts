@@ -41,7 +41,13 @@ export class ReviewClient {
     assertServiceConfig('review', config);
     this.#accessToken = config.accessToken;
     this.#allowPrivateUrls = config.allowPrivateUrls === true;
-    this.#http = new ServiceHttp({ service: 'review', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.accessToken] });
+    this.#http = new ServiceHttp({
+      service: 'review',
+      baseUrl: config.baseUrl,
+      timeoutMs: config.timeoutMs,
+      connections: config.connections,
+      secrets: [config.accessToken],
+    });
   }
 
   /**
@@ -52,7 +58,8 @@ export class ReviewClient {
     const operation = 'review.submitAsync';
     const res = await this.request(operation, 'POST', '/api/asset/upload/async', this.checked(operation, body));
     const task = this.task(operation, res);
-    if (!task.taskId) throw malformedResponseError({ service: 'review', operation }, res.status, res.body, 'no task_id in the body');
+    if (!task.taskId)
+      throw malformedResponseError({ service: 'review', operation }, res.status, res.body, 'no task_id in the body');
     // An accepted submit without a status is pending by definition (spec: states).
     const status = task.rawStatus === undefined ? 'pending' : task.status;
     return { taskId: task.taskId, status, trackId: res.trackId, raw: res.body };
@@ -64,7 +71,13 @@ export class ReviewClient {
    */
   async submitSync(body: ReviewSubmitBody, options: { timeoutMs?: number } = {}): Promise<ReviewTask> {
     const operation = 'review.submitSync';
-    const res = await this.request(operation, 'POST', '/api/asset/upload/sync', this.checked(operation, body), options.timeoutMs);
+    const res = await this.request(
+      operation,
+      'POST',
+      '/api/asset/upload/sync',
+      this.checked(operation, body),
+      options.timeoutMs,
+    );
     return this.task(operation, res);
   }
 
@@ -91,16 +104,24 @@ export class ReviewClient {
    */
   private task(operation: string, res: ReviewResponse): ReviewTask {
     const ctx: CallContext = { service: 'review', operation };
-    if (!asRecord(res.body)) throw malformedResponseError(ctx, res.status, res.body, 'a body that is not a review task');
+    if (!asRecord(res.body))
+      throw malformedResponseError(ctx, res.status, res.body, 'a body that is not a review task');
     const code = unwrapReviewRecord(res.body).code ?? asRecord(res.body)?.code;
-    if (typeof code === 'number' && code >= 400 && code <= 599) throw httpStatusError(ctx, code, res.body, undefined, `HTTP ${res.status} with body code ${code}`);
+    if (typeof code === 'number' && code >= 400 && code <= 599)
+      throw httpStatusError(ctx, code, res.body, undefined, `HTTP ${res.status} with body code ${code}`);
     const task = normalizeReviewTask(res.body);
     // Spec, Limits: Retry-After is obeyed when present, on a 200 too (a task still processing).
     const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
     return retryAfterMs === undefined ? task : { ...task, retryAfterMs };
   }
 
-  private async request(operation: string, method: HttpMethod, path: string, body?: unknown, timeoutMs?: number): Promise<ReviewResponse> {
+  private async request(
+    operation: string,
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    timeoutMs?: number,
+  ): Promise<ReviewResponse> {
     const trackId = newTrackId();
     const res = await this.#http.send({
       operation,

@@ -9,9 +9,23 @@ import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
 import { asRecord } from '../../model/lenient.js';
 import { pathParam } from '../../model/path-param.js';
 import { parseRetryAfter } from '../retry-after.js';
-import { GatewayCaller, type GatewayCallOptions, type GatewayClientOptions, type GatewayRequest, type GatewayResponse, type JsonObject, type MultipartBody } from './gateway.js';
+import {
+  GatewayCaller,
+  type GatewayCallOptions,
+  type GatewayClientOptions,
+  type GatewayRequest,
+  type GatewayResponse,
+  type JsonObject,
+  type MultipartBody,
+} from './gateway.js';
 import type { GatewayEndpointName } from '../../model/video/gateway-endpoints.js';
-import { createTaskResponseSchema, normalizeVideoTask, validateCreateTaskBody, type CreateTaskBody, type VideoTask } from '../../model/video/schemas.js';
+import {
+  createTaskResponseSchema,
+  normalizeVideoTask,
+  validateCreateTaskBody,
+  type CreateTaskBody,
+  type VideoTask,
+} from '../../model/video/schemas.js';
 
 export class VideoClient {
   // A true private field: the key does not show in util.inspect or JSON.stringify of the client.
@@ -32,8 +46,17 @@ export class VideoClient {
     this.#cancelMethod = config.cancelMethod;
     this.#cancelPath = config.cancelPath;
     this.#allowPrivateUrls = config.allowPrivateUrls === true;
-    this.#http = new ServiceHttp({ service: 'video', baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, connections: config.connections, secrets: [config.apiKey] });
-    this.#gateway = new GatewayCaller((operation, method, path, body) => this.request(operation, method, path, body), config.gateway);
+    this.#http = new ServiceHttp({
+      service: 'video',
+      baseUrl: config.baseUrl,
+      timeoutMs: config.timeoutMs,
+      connections: config.connections,
+      secrets: [config.apiKey],
+    });
+    this.#gateway = new GatewayCaller(
+      (operation, method, path, body) => this.request(operation, method, path, body),
+      config.gateway,
+    );
   }
 
   /** POST /v1/task/create. Validated first: a body breaking the spec throws RequestValidationError and nothing is sent. */
@@ -43,7 +66,8 @@ export class VideoClient {
     if (!checked.ok) throw new RequestValidationError(operation, checked.issues);
     const res = await this.request(operation, 'POST', '/v1/task/create', checked.value);
     const parsed = createTaskResponseSchema().safeParse(res.body);
-    if (!parsed.success) throw malformedResponseError({ service: 'video', operation }, res.status, res.body, 'no task id in the body');
+    if (!parsed.success)
+      throw malformedResponseError({ service: 'video', operation }, res.status, res.body, 'no task id in the body');
     return { id: parsed.data.id, raw: res.body };
   }
 
@@ -51,7 +75,13 @@ export class VideoClient {
   async getTask(id: string): Promise<VideoTask> {
     const operation = 'video.get';
     const res = await this.request(operation, 'GET', `/v1/task/get/${pathParam(operation, 'id', id)}`);
-    if (!asRecord(res.body)) throw malformedResponseError({ service: 'video', operation }, res.status, res.body, 'a body that is not a task record');
+    if (!asRecord(res.body))
+      throw malformedResponseError(
+        { service: 'video', operation },
+        res.status,
+        res.body,
+        'a body that is not a task record',
+      );
     const task = normalizeVideoTask(res.body);
     // A Retry-After on a successful answer paces the next query too.
     const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
@@ -80,45 +110,85 @@ export class VideoClient {
   }
 
   /** POST /v1/video/generations (unified video, asynchronous). */
-  createVideoGeneration(body: JsonObject) { return this.gateway('videoGenerations', { body }); }
+  createVideoGeneration(body: JsonObject) {
+    return this.gateway('videoGenerations', { body });
+  }
   /** GET /v1/video/generations/{task_id} */
-  getVideoGeneration(taskId: string) { return this.gateway('videoGenerationsGet', { params: { task_id: taskId } }); }
+  getVideoGeneration(taskId: string) {
+    return this.gateway('videoGenerationsGet', { params: { task_id: taskId } });
+  }
   /** POST /video-a/v1/videos/text2video (vendor A, asynchronous). */
-  createVendorAText2Video(body: JsonObject) { return this.gateway('vendorAText2Video', { body }); }
+  createVendorAText2Video(body: JsonObject) {
+    return this.gateway('vendorAText2Video', { body });
+  }
   /** GET /video-a/v1/videos/text2video/{task_id} */
-  getVendorAText2Video(taskId: string) { return this.gateway('vendorAText2VideoGet', { params: { task_id: taskId } }); }
+  getVendorAText2Video(taskId: string) {
+    return this.gateway('vendorAText2VideoGet', { params: { task_id: taskId } });
+  }
   /** GET /video-a/v1/videos/image2video/{task_id} */
-  getVendorAImage2Video(taskId: string) { return this.gateway('vendorAImage2VideoGet', { params: { task_id: taskId } }); }
+  getVendorAImage2Video(taskId: string) {
+    return this.gateway('vendorAImage2VideoGet', { params: { task_id: taskId } });
+  }
   /** GET /video-a/v1/videos/omni-video/{task_id} */
-  getVendorAOmniVideo(taskId: string) { return this.gateway('vendorAOmniVideoGet', { params: { task_id: taskId } }); }
+  getVendorAOmniVideo(taskId: string) {
+    return this.gateway('vendorAOmniVideoGet', { params: { task_id: taskId } });
+  }
   /** POST /video-b/ent/v2/text2video (vendor B, asynchronous). */
-  createVendorBText2Video(body: JsonObject) { return this.gateway('vendorBText2Video', { body }); }
+  createVendorBText2Video(body: JsonObject) {
+    return this.gateway('vendorBText2Video', { body });
+  }
   /** GET of a vendor B task: not in the spec; the configured `gateway.vendorBQueryPath` (see gateway-endpoints.ts). */
-  getVendorBTask(taskId: string) { return this.gateway('vendorBTaskGet', { params: { task_id: taskId } }); }
+  getVendorBTask(taskId: string) {
+    return this.gateway('vendorBTaskGet', { params: { task_id: taskId } });
+  }
   /** POST /v1/videos (video task creation). */
-  createVideo(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('videos', { ...options, body }); }
+  createVideo(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('videos', { ...options, body });
+  }
   /** GET /v1/videos/{video_id} */
-  getVideo(videoId: string) { return this.gateway('videosGet', { params: { video_id: videoId } }); }
+  getVideo(videoId: string) {
+    return this.gateway('videosGet', { params: { video_id: videoId } });
+  }
   /** POST /v1/chat/completions */
-  chatCompletions(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('chatCompletions', { ...options, body }); }
+  chatCompletions(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('chatCompletions', { ...options, body });
+  }
   /** POST /v1/responses */
-  responses(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('responses', { ...options, body }); }
+  responses(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('responses', { ...options, body });
+  }
   /** POST /v1beta/models/{model}:generateContent */
-  generateContent(model: string, body: JsonObject, options?: GatewayCallOptions) { return this.gateway('generateContent', { ...options, params: { model }, body }); }
+  generateContent(model: string, body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('generateContent', { ...options, params: { model }, body });
+  }
   /** POST /v1/messages */
-  messages(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('messages', { ...options, body }); }
+  messages(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('messages', { ...options, body });
+  }
   /** POST /v1/images/generations */
-  imagesGenerations(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('imagesGenerations', { ...options, body }); }
+  imagesGenerations(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('imagesGenerations', { ...options, body });
+  }
   /** POST /v1/images/edits: a JSON object, or a FormData sent as multipart/form-data. */
-  imagesEdits(body: JsonObject | MultipartBody, options?: GatewayCallOptions) { return this.gateway('imagesEdits', { ...options, body }); }
+  imagesEdits(body: JsonObject | MultipartBody, options?: GatewayCallOptions) {
+    return this.gateway('imagesEdits', { ...options, body });
+  }
   /** POST /v1/aigc-images/generations (asynchronous). */
-  createAigcImage(body: JsonObject) { return this.gateway('aigcImages', { body }); }
+  createAigcImage(body: JsonObject) {
+    return this.gateway('aigcImages', { body });
+  }
   /** GET /v1/aigc-images/generations/{task_id} */
-  getAigcImage(taskId: string) { return this.gateway('aigcImagesGet', { params: { task_id: taskId } }); }
+  getAigcImage(taskId: string) {
+    return this.gateway('aigcImagesGet', { params: { task_id: taskId } });
+  }
   /** POST /v1beta/models/gemini-3-pro-image-preview:generateContent */
-  geminiProImage(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('geminiProImage', { ...options, body }); }
+  geminiProImage(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('geminiProImage', { ...options, body });
+  }
   /** POST /v1beta/models/gemini-2.5-flash-image:generateContent */
-  geminiFlashImage(body: JsonObject, options?: GatewayCallOptions) { return this.gateway('geminiFlashImage', { ...options, body }); }
+  geminiFlashImage(body: JsonObject, options?: GatewayCallOptions) {
+    return this.gateway('geminiFlashImage', { ...options, body });
+  }
 
   close(): Promise<void> {
     return this.#http.close();

@@ -5,7 +5,16 @@
 import { FormData as UndiciFormData } from 'undici';
 import { RequestValidationError } from '../../model/validation.js';
 import { isFormData, type HttpMethod, type HttpResponse } from '../http.js';
-import { DEFAULT_VENDOR_B_QUERY_PATH, fillPath, GATEWAY_ENDPOINTS, gatewayOperation, isGatewayEndpointName, templateParams, type GatewayEndpointName, type GatewayParam } from '../../model/video/gateway-endpoints.js';
+import {
+  DEFAULT_VENDOR_B_QUERY_PATH,
+  fillPath,
+  GATEWAY_ENDPOINTS,
+  gatewayOperation,
+  isGatewayEndpointName,
+  templateParams,
+  type GatewayEndpointName,
+  type GatewayParam,
+} from '../../model/video/gateway-endpoints.js';
 import { validateGatewayBody, validateGatewayForm } from '../../model/video/gateway-schemas.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -34,7 +43,12 @@ export interface GatewayClientOptions {
   vendorBQueryPath?: string | false;
 }
 
-export type GatewaySend = (operation: string, method: HttpMethod, path: string, body?: unknown) => Promise<HttpResponse>;
+export type GatewaySend = (
+  operation: string,
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+) => Promise<HttpResponse>;
 
 export class GatewayCaller {
   readonly #send: GatewaySend;
@@ -45,7 +59,9 @@ export class GatewayCaller {
     if (b !== false) {
       const params = templateParams(b);
       if (!b.startsWith('/') || params.length !== 1 || params[0] !== 'task_id') {
-        throw new TypeError('VideoClient: gateway.vendorBQueryPath must start with / and contain {task_id} as its only parameter (or be false)');
+        throw new TypeError(
+          'VideoClient: gateway.vendorBQueryPath must start with / and contain {task_id} as its only parameter (or be false)',
+        );
       }
     }
     this.#send = send;
@@ -60,18 +76,28 @@ export class GatewayCaller {
 
   async call(name: GatewayEndpointName, request: GatewayRequest = {}): Promise<GatewayResponse> {
     if (!isGatewayEndpointName(name)) {
-      throw new RequestValidationError('video.gateway', [{ field: 'endpoint', rule: `must be one of ${Object.keys(GATEWAY_ENDPOINTS).join(', ')}` }]);
+      throw new RequestValidationError('video.gateway', [
+        { field: 'endpoint', rule: `must be one of ${Object.keys(GATEWAY_ENDPOINTS).join(', ')}` },
+      ]);
     }
     const operation = gatewayOperation(name);
     const endpoint = GATEWAY_ENDPOINTS[name];
     const template = this.pathTemplate(name);
     if (template === undefined) {
-      throw new RequestValidationError(operation, [{ field: 'gateway.vendorBQueryPath', rule: 'is false: vendor B tasks are create-only with this client (configure the query path to poll them)' }]);
+      throw new RequestValidationError(operation, [
+        {
+          field: 'gateway.vendorBQueryPath',
+          rule: 'is false: vendor B tasks are create-only with this client (configure the query path to poll them)',
+        },
+      ]);
     }
     const path = fillPath(operation, template, request.params);
     const body = request.body;
     if (endpoint.body === 'none') {
-      if (body !== undefined) throw new RequestValidationError(operation, [{ field: '(body)', rule: `must be absent (${endpoint.method} ${endpoint.path} takes none)` }]);
+      if (body !== undefined)
+        throw new RequestValidationError(operation, [
+          { field: '(body)', rule: `must be absent (${endpoint.method} ${endpoint.path} takes none)` },
+        ]);
     } else if (endpoint.body === 'json-or-multipart' && isFormData(body)) {
       const checked = validateGatewayForm([...new Set(body.keys())], request.checkWellKnown);
       if (!checked.ok) throw new RequestValidationError(operation, checked.issues);

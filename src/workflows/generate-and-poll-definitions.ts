@@ -1,0 +1,34 @@
+// The public shapes of GenerateAndPoll: its stages, the `progress` query and the result. Pure: shared with callers.
+import { defineQuery } from '@temporalio/workflow';
+import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
+
+export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
+
+export interface GenerateAndPollProgress {
+  stage: GenerateAndPollStage;
+  entryPoint: GatewayTaskEntryPoint | undefined;
+  taskId?: string;
+  /** The last state seen, exactly as the service wrote it (an unknown state shows here too). */
+  state?: string;
+  /** How that state reads: pending, unknown (never final), or a final outcome. */
+  reading?: TaskReading;
+  /** Create requests sent (more than 1 only with resubmitOnAmbiguity). */
+  creates: number;
+  queries: number;
+  lastError?: string;
+}
+
+export const generateAndPollProgressQuery = defineQuery<GenerateAndPollProgress>('progress');
+
+export interface GenerateAndPollResult {
+  entryPoint: GatewayTaskEntryPoint;
+  taskId: string;
+  state: 'succeeded';
+  /** The success state as received (e.g. `succeed`, `success`, `completed`). */
+  rawState: string | undefined;
+  /** The first result URL found in the record, if any. */
+  url: string | undefined;
+  /** The last task record, whole (callback addresses redacted). */
+  task: unknown;
+  queries: number;
+}

@@ -1,0 +1,104 @@
+// The ReviewThenGenerate input (design: public contract): its schemas, defaults and types. Pure: the
+// workflow validates its input with them (input.ts) and so does the client helper before starting.
+import { z } from 'zod';
+import { lazy } from '../model/lazy.js';
+import type { ValidationIssue } from '../model/validation.js';
+import type { CreateTaskBody } from '../model/video/schemas.js';
+import type { planReviewBatches } from '../model/review/schemas.js';
+
+export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
+
+export const DEFAULT_TIMING = {
+  /** Review queries are never closer than this, whatever a Retry-After says. */
+  reviewMinQueryIntervalMs: 2_000,
+  videoPollIntervalMs: 10_000,
+  reviewTimeoutMs: 1_800_000,
+  generationTimeoutMs: 7_200_000,
+  /** After an ambiguous create (500 / time-out): how long to wait for a callback naming the task. */
+  createAmbiguityGraceMs: 60_000,
+  /** With callbacks on: how long to wait for one before polling, and the polling cadence from then on. */
+  callbackFallbackPollMs: 60_000,
+  /** Start-to-close time-out of one attempt of one HTTP-calling activity (also how soon a lost worker's attempt is retried). */
+  callTimeoutMs: 120_000,
+} as const;
+
+export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number };
+
+const ms = (min: number) =>
+  z
+    .number()
+    .int()
+    .min(min)
+    .max(30 * 24 * 3_600_000);
+
+export const timingSchema = lazy(() =>
+  z
+    .object({
+      reviewMinQueryIntervalMs: ms(100),
+      videoPollIntervalMs: ms(100),
+      reviewTimeoutMs: ms(1_000),
+      generationTimeoutMs: ms(1_000),
+      createAmbiguityGraceMs: ms(0),
+      callbackFallbackPollMs: ms(100),
+      callTimeoutMs: ms(1_000),
+    })
+    .partial()
+    .strict(),
+);
+
+export const reviewOptionsSchema = lazy(() =>
+  z
+    .object({
+      /** URLs to review; absent = every http(s) media URL of `task.content`. */
+      urls: z.array(z.string()).min(1).optional(),
+      groupId: z.string().min(1).optional(),
+      /** Any string; '' or 'real_person' when groupId is sent (spec: group_source). */
+      groupSource: z.string().optional(),
+      /** `async` (default): submit, then callback or polling. `sync`: one blocking call per batch. */
+      mode: z.enum(['async', 'sync']).optional(),
+    })
+    .strict(),
+);
+
+export const reviewThenGenerateInputSchema = lazy(() =>
+  z
+    .object({
+      /** The spec's create body (snake_case wire names) without `callback_url`. */
+      task: z.record(z.string(), z.unknown()),
+      review: reviewOptionsSchema().optional(),
+      callbacks: z.boolean().optional(),
+      /** Opt-in: after an ambiguous submit that nothing confirmed, send it again (may duplicate a task). */
+      resubmitOnAmbiguity: z.boolean().optional(),
+      timing: timingSchema().optional(),
+      /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
+      batchId: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+);
+
+/**
+ * A business key: the workflow id of one job, so a repeated start finds the first run. Printable, no
+ * whitespace, at most 200 characters (Temporal allows 1000; the batch appends a suffix to batch ids).
+ */
+export const businessKeySchema = lazy(() =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
+);
+
+export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenerateInputSchema>>;
+
+/** A validated input with every default applied and the review plan worked out. */
+export interface ReviewThenGenerateJob {
+  task: CreateTaskBody;
+  reviewBatches: ReviewBatch[];
+  review: { groupId?: string; groupSource?: string; mode: 'async' | 'sync' } | undefined;
+  callbacks: boolean;
+  resubmitOnAmbiguity: boolean;
+  timing: Timing;
+  batchId: string | undefined;
+}
+
+export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };
