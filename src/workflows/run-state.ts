@@ -5,7 +5,7 @@ import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-t
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunActivities } from './run-activities.js';
-import { reportStage } from './visibility.js';
+import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
 export const FINAL_VIDEO_STATES = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
@@ -28,14 +28,17 @@ export class RunState {
   private readonly nextQueryAt = new Map<string, number>();
   private readonly knownRetryAfterMs = new Map<string, number>();
 
+  #indexedStage: Stage | undefined;
+
   /**
-   * `report` shows the progress in the Web UI (current details, search attributes) at each change of
-   * stage or task; unit tests give a no-op.
+   * `show` puts the progress in the Web UI's current details at each change of stage or task; `index`
+   * upserts the search attributes once per stage users filter on. Unit tests give no-ops.
    */
   constructor(
     private readonly job: ReviewThenGenerateJob,
     readonly acts: RunActivities,
-    private readonly report: (job: ReviewThenGenerateJob, p: Progress) => void = reportStage,
+    private readonly show: (job: ReviewThenGenerateJob, p: Progress) => void = showProgress,
+    private readonly index: (job: ReviewThenGenerateJob, p: Progress) => void = indexStage,
   ) {
     this.#progress = {
       stage: 'reviewing',
@@ -43,6 +46,15 @@ export class RunState {
       queries: { review: 0, video: 0 },
       callbacks: { review: 0, video: 0, ignored: 0 },
     };
+  }
+
+  private report() {
+    this.show(this.job, this.#progress);
+    const stage = this.#progress.stage;
+    if (INDEXED_STAGES.has(stage) && stage !== this.#indexedStage) {
+      this.#indexedStage = stage;
+      this.index(this.job, this.#progress);
+    }
   }
 
   /** What the `progress` query answers; written only through the methods below. */
@@ -66,7 +78,7 @@ export class RunState {
     if (!entry) return;
     entry.taskId = taskId;
     if (status !== undefined) entry.status = status;
-    this.report(this.job, this.#progress);
+    this.report();
   }
 
   /** The last thing that went wrong, shown in `progress` and the Web UI, even when the run goes on. */
@@ -103,12 +115,12 @@ export class RunState {
 
   setStage(stage: Stage) {
     this.#progress.stage = stage;
-    this.report(this.job, this.#progress);
+    this.report();
   }
 
   setTaskId(taskId: string) {
     this.#progress.taskId = taskId;
-    this.report(this.job, this.#progress);
+    this.report();
   }
 
   reviewTaskIds() {
@@ -118,7 +130,7 @@ export class RunState {
   fail(err: unknown) {
     this.#progress.stage = 'failed';
     this.#progress.lastError = err instanceof Error ? err.message : String(err);
-    this.report(this.job, this.#progress);
+    this.report();
   }
 
   onReviewCallback(s: CallbackSignal) {

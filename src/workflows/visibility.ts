@@ -1,7 +1,7 @@
 // What the Temporal Web UI shows of a run without opening its history: current details (markdown) at
 // each stage, and search attributes for list filters such as `ReviewStage="generating"`.
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { Progress } from './definitions.js';
+import type { Progress, Stage } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from './search-attributes.js';
 
@@ -14,8 +14,8 @@ function searchAttributesEnabled(): boolean {
   return workflowInfo().typedSearchAttributes.get(ReviewStage) !== undefined;
 }
 
-export function reportStage(job: ReviewThenGenerateJob, p: Progress): void {
-  const reviewIds = p.review.tasks.map((t) => t.taskId).filter((id) => id !== '');
+/** The current details: cost nothing (metadata of the workflow task), so they follow every change. */
+export function showProgress(job: ReviewThenGenerateJob, p: Progress): void {
   const lines = [
     `**Stage:** ${p.stage}`,
     `**Model:** ${String(job.task.model)}`,
@@ -29,7 +29,19 @@ export function reportStage(job: ReviewThenGenerateJob, p: Progress): void {
     p.lastError ? `**Last error:** ${p.lastError.slice(0, 300)}` : undefined,
   ];
   setCurrentDetails(lines.filter((l) => l !== undefined).join('\n\n'));
+}
+
+/**
+ * Stages users filter on; the short ones in between (`creating`, `cancelling`) are shown in the current
+ * details only. Each upsert is a history event and a billable action, so the index changes once per
+ * stage, carrying the task ids known by then.
+ */
+export const INDEXED_STAGES = new Set<Stage>(['reviewing', 'generating', 'succeeded', 'failed', 'cancelled']);
+
+/** Upserts the search attributes of the run's stage (RunState calls it once per indexed stage). */
+export function indexStage(job: ReviewThenGenerateJob, p: Progress): void {
   if (!searchAttributesEnabled()) return;
+  const reviewIds = p.review.tasks.map((t) => t.taskId).filter((id) => id !== '');
   upsertSearchAttributes([
     { key: ReviewStage, value: p.stage },
     { key: VideoModel, value: String(job.task.model) },

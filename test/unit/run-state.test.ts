@@ -21,7 +21,11 @@ function job(): ReviewThenGenerateJob {
   return v.job;
 }
 
-const newRun = (report = vi.fn()) => ({ run: new RunState(job(), {} as RunActivities, report), report });
+const newRun = (show = vi.fn(), index = vi.fn()) => ({
+  run: new RunState(job(), {} as RunActivities, show, index),
+  show,
+  index,
+});
 
 describe('RunState: callbacks', () => {
   it('keeps a review callback that comes before the submit answer, and counts it as unclaimed until a batch takes its task', () => {
@@ -83,8 +87,13 @@ describe('RunState: query pacing', () => {
 });
 
 describe('RunState: progress', () => {
-  it('is written only through its methods, and reports each change of task or stage', () => {
-    const { run, report } = newRun();
+  it('is written only through its methods, shown at each change of task or stage, indexed once per filtered stage', () => {
+    // The progress is one object that changes: record its stage at each call.
+    const indexed: string[] = [];
+    const { run, show, index } = newRun(
+      vi.fn(),
+      vi.fn((_job, p: { stage: string }) => void indexed.push(p.stage)),
+    );
     run.planReviewTask(0, { assetType: 'Image', urls: ['https://cdn.example.com/a.jpg'] });
     run.setReviewTask(0, 'r1', 'pending');
     run.observeReview(0, {
@@ -105,7 +114,12 @@ describe('RunState: progress', () => {
       queries: { review: 2 },
       lastError: 'create ambiguous (1): HTTP 500',
     });
-    expect(report).toHaveBeenCalledTimes(2);
+    expect(show).toHaveBeenCalledTimes(2);
+    expect(indexed).toEqual(['reviewing', 'generating']);
+    run.setStage('creating'); // shown, not indexed
+    run.setTaskId('v1');
+    run.setStage('generating'); // already indexed
+    expect(index).toHaveBeenCalledTimes(2);
     run.fail(new Error('boom'));
     expect(run.progress).toMatchObject({ stage: 'failed', lastError: 'boom' });
   });
