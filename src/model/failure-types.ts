@@ -18,6 +18,11 @@ export const FailureType = {
    * submit after a time-out"). Opt in to resubmitting with the input option `resubmitOnAmbiguity`.
    */
   SubmitUnconfirmed: 'SubmitUnconfirmed',
+  /**
+   * The video was generated but could not be copied to VIDEO_STORE (input option `store`): details name
+   * the task and the store. The video task is never created again for it.
+   */
+  VideoStoreFailed: 'VideoStoreFailed',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -1,23 +1,11 @@
 // Review verdicts that must stop the job before any video task exists, and the failure types callers see.
-import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 
 let stack: Stack;
 withStack({}, (s) => (stack = s));
-
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(WorkflowFailedError);
-  const cause = (err as WorkflowFailedError).cause;
-  expect(cause).toBeInstanceOf(ApplicationFailure);
-  return cause as ApplicationFailure;
-}
 
 describe('ReviewThenGenerate failures', () => {
   it('a rejected item ends in ReviewRejected with its error fields, and no create', async () => {
@@ -30,7 +18,7 @@ describe('ReviewThenGenerate failures', () => {
     });
     const input = imageJob('https://cdn.example.com/people/alice.jpg');
     input.review = { urls: ['https://cdn.example.com/people/alice.jpg', bad] };
-    const failure = await failureOf((await stack.start(input)).result());
+    const failure = await failureOf(await stack.start(input));
     expect(failure.type).toBe('ReviewRejected');
     expect(failure.message).toContain('FACE_NOT_AUTHORIZED');
     expect(failure.details?.[0]).toMatchObject({
@@ -43,7 +31,7 @@ describe('ReviewThenGenerate failures', () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/fail/x.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'failed');
-    const failure = await failureOf((await stack.start(imageJob(url))).result());
+    const failure = await failureOf(await stack.start(imageJob(url)));
     expect(failure.type).toBe('ReviewFailed');
     const ops = countOps(stack.sandbox);
     expect(ops['video.create'] ?? 0).toBe(0);
@@ -54,7 +42,7 @@ describe('ReviewThenGenerate failures', () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/cancel/x.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'cancelled');
-    const failure = await failureOf((await stack.start(imageJob(url, { callbacks: false }))).result());
+    const failure = await failureOf(await stack.start(imageJob(url, { callbacks: false })));
     expect(failure.type).toBe('ReviewCancelled');
     const ops = countOps(stack.sandbox);
     expect(ops['video.create'] ?? 0).toBe(0);
@@ -80,10 +68,7 @@ describe('ReviewThenGenerate failures', () => {
     (failing.task.content as Array<{ type: string; text?: string }>)[0]!.text = 'this will-fail';
     const expiring = imageJob('https://cdn.example.com/people/carol.jpg');
     (expiring.task.content as Array<{ type: string; text?: string }>)[0]!.text = 'this will-expire';
-    const [f1, f2] = await Promise.all([
-      failureOf((await stack.start(failing)).result()),
-      failureOf((await stack.start(expiring)).result()),
-    ]);
+    const [f1, f2] = await Promise.all([failureOf(await stack.start(failing)), failureOf(await stack.start(expiring))]);
     expect(f1.type).toBe('GenerationFailed');
     expect(f2.type).toBe('GenerationExpired');
   });
@@ -95,8 +80,8 @@ describe('ReviewThenGenerate failures', () => {
     stack.sandbox.setReviewTaskOutcome({ url: slow('b') }, 'completed', 60_000);
     const timing = { ...fastTiming, reviewTimeoutMs: 3_000, callbackFallbackPollMs: 1_000 };
     const [polling, callbacks] = await Promise.all([
-      failureOf((await stack.start(imageJob(slow('a'), { callbacks: false, timing }))).result()),
-      failureOf((await stack.start(imageJob(slow('b'), { callbacks: true, timing }))).result()),
+      failureOf(await stack.start(imageJob(slow('a'), { callbacks: false, timing }))),
+      failureOf(await stack.start(imageJob(slow('b'), { callbacks: true, timing }))),
     ]);
     expect(polling.type).toBe('ReviewTimedOut');
     expect(callbacks.type).toBe('ReviewTimedOut');
@@ -114,7 +99,7 @@ describe('ReviewThenGenerate failures', () => {
       },
       review: { urls: ['ftp://x/y.jpg'], groupSource: 7 },
     } as never);
-    const failure = await failureOf(handle.result());
+    const failure = await failureOf(handle);
     expect(failure.type).toBe('InvalidInput');
     expect(failure.nonRetryable).toBe(true);
     // Shape errors (review.groupSource) and the review URLs are listed with the task's problems.
@@ -135,7 +120,7 @@ describe('ReviewThenGenerate failures', () => {
   it('a wrong API key ends in Unauthorized (401 is final: one call, no retry)', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 401 } });
-    const failure = await failureOf((await stack.start(imageJob())).result());
+    const failure = await failureOf(await stack.start(imageJob()));
     expect(failure.type).toBe('Unauthorized');
     expect(countOps(stack.sandbox)['video.create']).toBe(1);
   });
@@ -147,7 +132,7 @@ describe('ReviewThenGenerate failures', () => {
       times: 1,
       fault: { type: 'status', status: 400, body: { error: { code: 'InvalidParameter', message: 'bad ratio' } } },
     });
-    const failure = await failureOf((await stack.start(imageJob())).result());
+    const failure = await failureOf(await stack.start(imageJob()));
     expect(failure.type).toBe('VideoRequestRejected');
     expect(countOps(stack.sandbox)['video.create']).toBe(1);
   });

@@ -18,7 +18,7 @@ async function runAndCost(callbacks: boolean) {
     taskQueue: stack.taskQueue,
     input: imageJob(`https://cdn.example.com/cost/${callbacks ? 'cb' : 'poll'}.jpg`, { callbacks }),
   });
-  stack.handles.push(handle);
+  stack.handles.push(client.workflow.getHandle(handle.workflowId));
   expect((await handle.result()).state).toBe('succeeded');
   return costOf(await client.workflow.getHandle(handle.workflowId).fetchHistory());
 }

@@ -7,6 +7,7 @@ import { isHttpUrl, nonPublicUrlReason, type UrlOptions } from '../url-rules.js'
 import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
 import { ASSET_TYPES, EXTENSION_TABLE, MAX_URLS_PER_BATCH, assetTypeOf } from './asset-type.js';
+import { publicHttpUrlSchema } from '../public-url-schema.js';
 
 export * from './asset-type.js';
 export * from './task.js';
@@ -102,14 +103,7 @@ function buildSubmitBodySchema(options: UrlOptions) {
         asset_url_list: reviewUrlListSchema(options).optional(),
         asset_type: z.enum(ASSET_TYPES, { error: `must be one of ${ASSET_TYPES.join(', ')}` }).optional(),
         // Spec: "must be reachable from the public internet".
-        callback_url: z
-          .string({ error: 'must be a public http(s) URL' })
-          .superRefine((url, ctx) => {
-            if (!isHttpUrl(url)) return void ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL' });
-            const reason = nonPublicUrlReason(url, options);
-            if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http(s) URL (${reason})` });
-          })
-          .optional(),
+        callback_url: publicHttpUrlSchema(options).optional(),
         group_id: z.string({ error: 'must be a string' }).min(1, 'must be a non-empty string').optional(),
         group_source: z.string({ error: "must be a string ('' or 'real_person' when group_id is sent)" }).optional(),
       },

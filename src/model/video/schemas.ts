@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isAssetUrl, isBase64Media, isHttpUrl, nonPublicUrlReason, type UrlOptions } from '../url-rules.js';
 import { lazy } from '../lazy.js';
 import { validateWith, type Validation } from '../validation.js';
+import { publicHttpUrlSchema } from '../public-url-schema.js';
 
 export * from './task.js';
 
@@ -148,14 +149,7 @@ function buildCreateTaskBodySchema(options: UrlOptions) {
           .positive('must be a positive number of seconds')
           .optional(),
         watermark: z.boolean({ error: 'must be a boolean' }).optional(),
-        callback_url: z
-          .string({ error: 'must be a public http(s) URL' })
-          .superRefine((url, ctx) => {
-            if (!isHttpUrl(url)) return void ctx.addIssue({ code: 'custom', message: 'must be a public http(s) URL' });
-            const reason = nonPublicUrlReason(url, options);
-            if (reason) ctx.addIssue({ code: 'custom', message: `must be a public http(s) URL (${reason})` });
-          })
-          .optional(),
+        callback_url: publicHttpUrlSchema(options).optional(),
         // The spec gives `<number>p` "for example": any non-empty string passes (1080P, 4k, ...).
         resolution: z
           .string({ error: 'must be a string, e.g. 720p' })
