@@ -91,13 +91,26 @@ describe('worker process', () => {
           if (out.includes('worker: sticky cache')) kill('SIGTERM');
         },
       );
-      expect(r.stdout).toContain('worker: task queue');
-      expect(r.stdout).toContain(
-        'worker: ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted (sandbox/tests only)',
-      );
+      // Non-TTY stdout: one JSON event a line (LOG_FORMAT unset), the startup lines among them.
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { level: string; component: string; msg: string; [k: string]: unknown });
+      const event = (prefix: string) => events.find((e) => e.msg.startsWith(prefix));
+      expect(event('worker: task queue')).toMatchObject({ level: 'info', component: 'worker', callbacks: 'on' });
+      expect(event('worker: ALLOW_PRIVATE_URLS=true')).toMatchObject({
+        level: 'warn',
+        msg: 'worker: ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted (sandbox/tests only)',
+        allowPrivateUrls: true,
+      });
       // The sizing variables reach Worker.create; the unset one keeps the SDK's default.
-      expect(r.stdout).toContain('worker: sticky cache 500 workflows, 40 workflow tasks and 64 activities at once');
-      expect(r.stdout).toContain('worker: stopped');
+      expect(event('worker: sticky cache')).toMatchObject({
+        msg: 'worker: sticky cache 500 workflows, 40 workflow tasks and 64 activities at once',
+        maxCachedWorkflows: 500,
+        workflowTasks: 40,
+        activities: 64,
+      });
+      expect(event('worker: stopped')).toMatchObject({ level: 'info' });
       expect(r.code).toBe(0);
     } finally {
       await sandbox.close();

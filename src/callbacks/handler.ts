@@ -14,7 +14,14 @@ export interface CallbackHandlerOptions {
   /** Bodies above this are refused with 413 (default 64 KiB): memory stays flat whatever is sent. */
   maxBodyBytes?: number;
   /** Called once per request with the outcome; never receives the signature or the body. */
-  onOutcome?: (o: { kind?: CallbackKind; workflowId?: string; status: number; outcome: string }) => void;
+  onOutcome?: (o: {
+    kind?: CallbackKind;
+    workflowId?: string;
+    status: number;
+    outcome: string;
+    /** From the request's arrival to the answer. */
+    durationMs: number;
+  }) => void;
 }
 
 const PATH = /^(?:.*)\/callbacks\/(review|video)\/([^/?#]+)$/;
@@ -69,9 +76,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
   return async function handleCallback(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let kind: CallbackKind | undefined;
     let workflowId: string | undefined;
+    const started = performance.now();
     const done = (status: number, outcome: string) => {
       answer(res, status, { status: outcome });
-      options.onOutcome?.({ ...(kind ? { kind } : {}), ...(workflowId ? { workflowId } : {}), status, outcome });
+      const durationMs = performance.now() - started;
+      options.onOutcome?.({
+        ...(kind ? { kind } : {}),
+        ...(workflowId ? { workflowId } : {}),
+        status,
+        outcome,
+        durationMs,
+      });
     };
     try {
       const url = requestTarget(req.url);

@@ -1,38 +1,71 @@
-// `npm run callbacks`: the receiver as its own process, configured from the environment.
+// `npm run callbacks`: the receiver as its own process, configured from the environment. Logs through the
+// SDK's Runtime logger (JSON lines, or pretty on a terminal); /metrics carries the SDK's client metrics and
+// ours (rtg_callbacks_*). SIGTERM/SIGINT drain: readiness 503, then every callback in flight finishes.
 import { Client } from '@temporalio/client';
 import { loadCallbackConfig, loadTemporalConfig } from '../config.js';
+import { callbackMetrics } from '../observability/metrics.js';
+import { installObservability } from '../observability/runtime.js';
+import { loadDrainDelayMs, loadObservabilitySettings } from '../observability/settings.js';
+import { startTracing } from '../observability/tracing.js';
 import { connectToTemporal } from '../temporal/client-connection.js';
 import { startCallbackServer } from './server.js';
 
 async function main() {
   const temporal = loadTemporalConfig();
   const callbacks = loadCallbackConfig();
+  const drainDelayMs = loadDrainDelayMs();
   if (!callbacks.secret) throw new Error('CALLBACK_SECRET is required to run the callback receiver');
+  const {
+    logger: log,
+    meter,
+    metricsUrl,
+  } = await installObservability('callbacks', loadObservabilitySettings(), {
+    metrics: true,
+  });
+  // With OTEL_EXPORTER_OTLP_ENDPOINT set, each signal is a span in the job's trace (client interceptor).
+  const tracing = startTracing('review-video-callbacks');
   const connection = await connectToTemporal(temporal);
-  const client = new Client({ connection, namespace: temporal.namespace });
+  const client = new Client({ connection, namespace: temporal.namespace, plugins: tracing ? [tracing.plugin] : [] });
+  const metrics = callbackMetrics(meter);
   const server = await startCallbackServer({
     client,
     secret: callbacks.secret,
     host: callbacks.host,
     port: callbacks.port,
+    metricsUrl,
     onOutcome: (o) => {
-      if (o.status >= 400) console.warn(`callback ${o.kind ?? '-'} ${o.workflowId ?? '-'}: ${o.status} ${o.outcome}`);
+      metrics.record(o);
+      // The workflow id is the caller's own business key: logged, never a metric label.
+      const meta = { kind: o.kind, workflowId: o.workflowId, status: o.status, outcome: o.outcome };
+      if (o.status >= 400) log.warn(`callback ${o.outcome}`, meta);
+      else log.debug(`callback ${o.outcome}`, meta);
     },
   });
-  console.log(`callback receiver listening on ${server.url} (public address ${callbacks.publicUrl ?? 'unset'})`);
-  const stop = async () => {
+  log.info(`callback receiver listening on ${server.url} (public address ${callbacks.publicUrl ?? 'unset'})`, {
+    url: server.url,
+    publicUrl: callbacks.publicUrl ?? null,
+    paths: ['/callbacks/{review|video}/{workflowId}', '/healthz', '/readyz', '/metrics'],
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('callback receiver: draining', { signal, drainDelayMs, inFlight: server.inFlight });
+    await server.drain(drainDelayMs);
+    log.info('callback receiver: stopped');
+    await tracing?.shutdown().catch(() => undefined);
     // Bounded: with Temporal already gone, closing the connection can wait on a dead peer.
     const forced = setTimeout(() => process.exit(0), 5_000);
     forced.unref();
-    await server.close();
     await connection.close().catch(() => undefined);
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err: unknown) => {
-  console.error(`callback receiver: ${err instanceof Error ? err.message : String(err)}`);
+  // The one line on stderr that says why the receiver did not start.
+  process.stderr.write(`callback receiver: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

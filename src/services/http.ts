@@ -22,6 +22,31 @@ export interface ServiceHttpOptions {
   secrets: readonly string[];
   /** Most sockets kept open to the service (default SERVICE_DEFAULTS.connections). */
   connections?: number;
+  /** Told once per call when it ends (metrics); also every observer given to observeServiceRequests. */
+  onRequest?: RequestObserver;
+}
+
+/** What an observer learns of one call: no URL, header or body, only bounded names. */
+export interface RequestInfo {
+  service: ServiceName;
+  /** The client's operation name, e.g. `video.create`: a fixed set. */
+  operation: string;
+  method: HttpMethod;
+  /** The HTTP status, when a response arrived. */
+  status: number | undefined;
+  /** `response` (any status), `timeout`, `network` (no response), `malformed` (a 2xx body that isn't JSON). */
+  outcome: 'response' | 'timeout' | 'network' | 'malformed';
+  durationMs: number;
+}
+
+export type RequestObserver = (info: RequestInfo) => void;
+
+const processObservers = new Set<RequestObserver>();
+
+/** Observes every call of every client in this process (the worker's metrics); returns the unsubscribe. */
+export function observeServiceRequests(observer: RequestObserver): () => void {
+  processObservers.add(observer);
+  return () => processObservers.delete(observer);
 }
 
 export interface HttpRequest {
@@ -94,6 +119,7 @@ export class ServiceHttp {
   private readonly basePath: string;
   private readonly timeoutMs: number;
   private readonly secrets: readonly string[];
+  private readonly onRequest: RequestObserver | undefined;
 
   constructor(options: ServiceHttpOptions) {
     const url = new URL(options.baseUrl);
@@ -108,6 +134,7 @@ export class ServiceHttp {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs;
     this.secrets = options.secrets;
+    this.onRequest = options.onRequest;
     // undici's own timers are a backstop; the per-call deadline below normally fires first.
     this.pool = new Pool(url.origin, {
       connections: options.connections ?? SERVICE_DEFAULTS.connections,
@@ -125,6 +152,9 @@ export class ServiceHttp {
       throw new TypeError(`${req.operation} timeoutMs must be a positive number`);
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const started = performance.now();
+    let status: number | undefined;
+    let outcome: RequestInfo['outcome'] = 'network';
     try {
       const hasBody = req.body !== undefined;
       const form = isFormData(req.body) ? req.body : undefined;
@@ -142,6 +172,8 @@ export class ServiceHttp {
         headersTimeout: timeoutMs + 1_000,
         bodyTimeout: timeoutMs + 1_000,
       });
+      status = res.statusCode;
+      outcome = 'response';
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       if (!ok) {
         // The status decides; an unreadable error body must not hide it.
@@ -153,20 +185,39 @@ export class ServiceHttp {
       const text = redact(read.text, this.secrets);
       const parsed = read.complete ? parseJson(text) : { ok: false as const };
       if (!parsed.ok) {
+        outcome = 'malformed';
         const problem = read.complete ? 'a body that is not JSON' : `a body larger than ${MAX_BODY_BYTES} bytes`;
         throw malformedResponseError(ctx, res.statusCode, this.excerpt(read.text), problem);
       }
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
     } catch (err) {
       if (err instanceof ServiceError) throw err;
-      if (controller.signal.aborted) throw timeoutError(ctx, timeoutMs, false, err);
       const code = errorCode(err);
-      if (code === 'UND_ERR_CONNECT_TIMEOUT') throw timeoutError(ctx, timeoutMs, true, err);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-        throw timeoutError(ctx, timeoutMs, false, err);
+      const timedOut =
+        controller.signal.aborted ||
+        code === 'UND_ERR_CONNECT_TIMEOUT' ||
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT';
+      if (timedOut) {
+        outcome = 'timeout';
+        const beforeSending = !controller.signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT';
+        throw timeoutError(ctx, timeoutMs, beforeSending, err);
+      }
       throw networkError(ctx, code, err);
     } finally {
       clearTimeout(deadline);
+      this.report({ ...ctx, method: req.method, status, outcome, durationMs: performance.now() - started });
+    }
+  }
+
+  /** An observer's failure never fails the call. */
+  private report(info: RequestInfo): void {
+    for (const observe of [this.onRequest, ...processObservers]) {
+      try {
+        observe?.(info);
+      } catch {
+        // Metrics are best effort.
+      }
     }
   }
 
