@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,waiting] [--levels 100,1000]
+// `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,waiting,store] [--levels 100,1000]
 //   [--profiles zero,realistic] [--modes callbacks,polling] [--budget-min 85] [--baseline bench/results/<old>.json]`
 // `npm run bench -- --report bench/results/<name>.json` regenerates the Markdown and plot from a JSON.
 // Starts its own Temporal dev server, sandbox, worker process(es) and callback receiver; writes
@@ -25,9 +25,10 @@ import { runHistoryIndependence } from './scenarios/history-independence.js';
 import { runHttpBench } from './scenarios/http.js';
 import { runOurs, runPeer, runTrivial, warmUp } from './scenarios/throughput.js';
 import { runWaiting } from './scenarios/waiting.js';
+import { runStoreBench } from './store/scenario.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SCENARIOS = ['http', 'main', 'history', 'tuning', 'waiting'] as const;
+const SCENARIOS = ['http', 'main', 'history', 'tuning', 'waiting', 'store'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Kept for tearing down, writing the JSON and the report. */
 const RESERVE_MS = 20_000;
@@ -410,6 +411,8 @@ async function main() {
           for (const e of waitEnvs) await e.stop();
         }
       });
+    // 1 GiB through VIDEO_STORE (bench/store/): the full plan only; figures in bench/results/store.json.
+    if (only.has('store') && !args.quick) await phase('store (1 GiB)', () => runStoreBench(log));
   } finally {
     await stopEnvs().catch(() => undefined);
     await h.stop();

@@ -42,3 +42,9 @@ export type CallbackConfig = {
   host: string;
   port: number;
 };
+
+/** VIDEO_STORE: where finished videos are copied (unset = nowhere). */
+export type VideoStoreConfig =
+  | { kind: 'file'; dir: string }
+  /** S3 or S3-compatible storage, reached through the standard AWS variables and credential chain. */
+  | { kind: 's3'; bucket: string; prefix: string };

@@ -2,6 +2,10 @@
 // sandbox of both services, the callback receiver and a worker; runs one ReviewThenGenerate job (one
 // image to review and a prompt) while printing its progress; then stops everything it started.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startCallbackServer } from './callbacks/server.js';
@@ -9,6 +13,7 @@ import { DEFAULT_TASK_QUEUE } from './config.js';
 import { startDevServer } from './dev/temporal-dev-server.js';
 import { ReviewVideoPlugin } from './plugin.js';
 import { startSandbox } from './sandbox/index.js';
+import { describeVideoStore, loadVideoStoreConfig } from './store/config.js';
 import { startReviewThenGenerate } from './client/index.js';
 import type { Progress } from './workflows/definitions.js';
 import type { ReviewThenGenerateInput } from './workflows/input.js';
@@ -34,12 +39,21 @@ async function main() {
   console.log(`Temporal dev server ${server.cliVersion} at ${server.address}`);
   console.log(`Temporal Web UI: ${server.uiUrl}`);
   // The callback receiver listens on loopback: the demo opts in to private addresses (ALLOW_PRIVATE_URLS).
-  const sandbox = await startSandbox({ reviewDurationMs: 1_500, videoDurationMs: 3_000, allowPrivateUrls: true });
+  const sandbox = await startSandbox({
+    reviewDurationMs: 1_500,
+    videoDurationMs: 3_000,
+    allowPrivateUrls: true,
+    videoFileBytes: 50 * 1024 * 1024,
+  });
   console.log(`sandbox: video service ${sandbox.videoBaseUrl}, review service ${sandbox.reviewBaseUrl}`);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
   const secret = randomBytes(32).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, port: 0 });
   console.log(`callback receiver: ${receiver.url}`);
+
+  // The finished video is kept in VIDEO_STORE when set, otherwise in a new temporary folder.
+  const store = loadVideoStoreConfig() ?? { kind: 'file', dir: mkdtempSync(join(tmpdir(), 'review-video-demo-')) };
+  console.log(`video store: ${describeVideoStore(store)}`);
 
   // The same plugin a user's worker takes; it closes the clients it made when the worker stops.
   const plugin = new ReviewVideoPlugin({
@@ -53,6 +67,7 @@ async function main() {
       },
     },
     callbacks: { publicUrl: receiver.url, secret },
+    store,
   });
   const taskQueue = DEFAULT_TASK_QUEUE;
   const worker = await Worker.create({
@@ -76,6 +91,7 @@ async function main() {
       },
       review: {},
       callbacks: true,
+      store: true,
       timing: { reviewMinQueryIntervalMs: 1_000, videoPollIntervalMs: 2_000, callbackFallbackPollMs: 10_000 },
     };
     // Started as other services would: business key as workflow id, input validated first, search
@@ -100,6 +116,11 @@ async function main() {
       const result = await handle.result();
       console.log(`  ${line(await handle.progress())}`);
       console.log(`done: task ${result.taskId} ${result.state}, video ${result.videoUrl}`);
+      const stored = result.stored;
+      if (stored) {
+        const where = stored.url.startsWith('file:') ? fileURLToPath(stored.url) : stored.url;
+        console.log(`stored: ${where} (${stored.bytes} bytes, sha256 ${stored.sha256}, ${stored.contentType})`);
+      }
       console.log(`approved assets: ${result.assets.map((a) => `${a.sourceUrl} -> ${a.assetUrl}`).join(', ')}`);
       const calls = sandbox
         .requests()

@@ -106,7 +106,9 @@ export class ReviewVideoPlugin extends SimplePlugin {
       return createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks });
     // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
     this.#settings ??=
-      'services' in o ? { services: o.services, callbacks: o.callbacks } : activitySettingsFromEnv(o.env);
+      'services' in o
+        ? { services: o.services, callbacks: o.callbacks, store: o.store }
+        : activitySettingsFromEnv(o.env);
     const wiring = wireActivities(this.#settings);
     this.#owned.add(wiring);
     return wiring.activities;

@@ -33,8 +33,23 @@ export {
   type GatewayQueryInput,
   type GatewayTaskSummary,
 } from './gateway.js';
+export { createStoreActivities, type StoreActivities, type StoreVideoInput } from './store-video.js';
+export {
+  createVideoStore,
+  FileVideoStore,
+  loadVideoStoreConfig,
+  S3VideoStore,
+  type StoreManifest,
+  type VideoStore,
+} from '../store/index.js';
+export type { StoredVideo } from '../model/stored-video.js';
 export { ReviewClient } from '../services/review/client.js';
 export { VideoClient } from '../services/video/client.js';
 export { ServiceError } from '../services/errors.js';
 export { RequestValidationError } from '../model/validation.js';
-export { SERVICE_DEFAULTS, type ReviewServiceConfig, type VideoServiceConfig } from '../config.js';
+export {
+  SERVICE_DEFAULTS,
+  type ReviewServiceConfig,
+  type VideoServiceConfig,
+  type VideoStoreConfig,
+} from '../config.js';

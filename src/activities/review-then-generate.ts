@@ -11,6 +11,8 @@ import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../mode
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createGatewayActivities } from './gateway.js';
+import { createStoreActivities } from './store-video.js';
+import type { VideoStore } from '../store/types.js';
 import { createAtMostOnce, pollOnce, type PollInput, type QueryOutcome } from './task-protocol.js';
 
 export { QUERY_FAILURE_BACKOFF_MS, type PollInput } from './task-protocol.js';
@@ -26,6 +28,8 @@ export interface ActivityDependencies {
   review: ReviewClient;
   /** Where the callback receiver is reachable; undefined = no callback_url is ever sent (polling only). */
   callbacks?: CallbackSettings | undefined;
+  /** Where `rtgStoreVideo` copies finished videos (VIDEO_STORE); undefined = jobs asking for it fail. */
+  store?: VideoStore | undefined;
 }
 
 export interface ReviewSubmitInput {
@@ -84,6 +88,7 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     ...createBatchActivities(),
     ...createGatewayActivities(deps),
+    ...createStoreActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent> {
       const body = reviewBody(input);
       const url = callbackUrl('review', input.workflowId);

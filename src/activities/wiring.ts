@@ -10,6 +10,8 @@ import {
   type VideoServiceConfig,
 } from '../config.js';
 import { ReviewClient } from '../services/review/client.js';
+import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
+import type { VideoStoreConfig } from '../config.js';
 import { VideoClient } from '../services/video/client.js';
 import { createActivities, type Activities, type CallbackSettings } from './review-then-generate.js';
 
@@ -26,6 +28,8 @@ export interface ServicesConfig {
 export interface ActivitySettings {
   services: ServicesConfig;
   callbacks?: CallbackSettings | undefined;
+  /** VIDEO_STORE: where jobs with `store: true` copy their video; undefined = nowhere. */
+  store?: VideoStoreConfig | undefined;
 }
 
 export interface ServiceClients {
@@ -50,12 +54,16 @@ function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): Call
 }
 
 /**
- * Reads VIDEO_*, REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET and
+ * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET and
  * ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
  * variable at fault, never its value.
  */
 export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
-  return { services: loadServicesConfig(env), callbacks: callbackSettings(loadCallbackConfig(env)) };
+  return {
+    services: loadServicesConfig(env),
+    callbacks: callbackSettings(loadCallbackConfig(env)),
+    store: loadVideoStoreConfig(env),
+  };
 }
 
 export function createClients(config: ServicesConfig): ServiceClients {
@@ -87,8 +95,17 @@ export function createClients(config: ServicesConfig): ServiceClients {
 /** New clients from the settings, and the activities on them. */
 export function wireActivities(settings: ActivitySettings): ActivityWiring {
   const clients = createClients(settings.services);
-  const activities = createActivities({ video: clients.video, review: clients.review, callbacks: settings.callbacks });
-  return { activities, clients, callbacks: settings.callbacks, close: clients.close };
+  const store = settings.store ? createVideoStore(settings.store) : undefined;
+  const activities = createActivities({
+    video: clients.video,
+    review: clients.review,
+    callbacks: settings.callbacks,
+    store,
+  });
+  const close = async () => {
+    await Promise.allSettled([clients.close(), store?.close()]);
+  };
+  return { activities, clients, callbacks: settings.callbacks, close };
 }
 
 /** `wireActivities(activitySettingsFromEnv(env))`: the activities configured from the environment. */

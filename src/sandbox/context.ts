@@ -21,6 +21,8 @@ export interface ResolvedOptions {
   reviewCompletedCode: 200 | 0;
   allowPrivateUrls: boolean;
   reviewProcessingRetryAfter: string | undefined;
+  videoFileBytes: number;
+  videoUrlTtlMs: number;
 }
 
 export interface ServiceContext {

@@ -8,6 +8,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from '../request-target.js';
@@ -38,6 +39,8 @@ export interface Reply {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A streamed body (video files); `headers` then carry its content-length. */
+  stream?: Readable;
   /** Task created or addressed, recorded in the log. */
   taskId?: string;
 }
@@ -195,7 +198,16 @@ function record(entry: RequestLogEntry, res: ServerResponse, reply: Reply): void
 }
 
 function write(res: ServerResponse, reply: Reply): void {
-  if (res.destroyed) return;
+  if (res.destroyed) return void reply.stream?.destroy();
+  if (reply.stream) {
+    const body = reply.stream;
+    res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/octet-stream', ...reply.headers });
+    // A body that fails mid-way (a reset fault) drops the connection, as a real server would.
+    body.once('error', () => res.destroy());
+    res.once('close', () => body.destroy());
+    body.pipe(res);
+    return;
+  }
   const isText = reply.text !== undefined;
   const payload = isText ? (reply.text as string) : JSON.stringify(reply.json ?? {});
   res.writeHead(reply.status, {

@@ -31,6 +31,8 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
     reviewCompletedCode: o.reviewCompletedCode ?? 200,
     allowPrivateUrls: o.allowPrivateUrls ?? false,
     reviewProcessingRetryAfter: o.reviewProcessingRetryAfter,
+    videoFileBytes: o.videoFileBytes ?? 1024 * 1024,
+    videoUrlTtlMs: o.videoUrlTtlMs ?? 3_600_000,
   };
 }
 
@@ -92,6 +94,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setReviewTaskOutcome: (match, outcome, durationMs) => review.setOutcome(match.url, outcome, durationMs),
     setVideoOutcome: (match, outcome, durationMs) => video.setOutcome(match, outcome, durationMs),
     setCallbackFault: (rule) => ctx.callbacks.addFault(rule),
+    setVideoFileFault: (fault) => video.files.addFault(fault),
+    expireVideoUrls: () => video.files.expireAll(),
     cancelReviewTask: (taskId) => review.cancel(taskId),
     reset: () => {
       video.reset();

@@ -34,7 +34,20 @@ export interface SandboxOptions {
   /** Retry-After (delta-seconds or HTTP-date) sent on 200 answers to queries of a review task not final
    * yet (pending or processing). Default: none. */
   reviewProcessingRetryAfter?: string;
+  /** Size of every generated video file served at a task's `video_url`. Default 1048576 (1 MiB). */
+  videoFileBytes?: number;
+  /** Validity of a signed `video_url` from the moment a task record carries it. Default 3600000. */
+  videoUrlTtlMs?: number;
 }
+
+/**
+ * A fault of the next video file download(s): a reset after `afterBytes`, a body of `bytesPerSecond`, or
+ * 403 as if the address had expired.
+ */
+export type VideoFileFault =
+  | { mode: 'reset'; afterBytes: number; times?: number }
+  | { mode: 'slow'; bytesPerSecond: number; times?: number }
+  | { mode: 'expired'; times?: number };
 
 export interface RequestLogEntry {
   seq: number;
@@ -140,6 +153,10 @@ export interface Sandbox {
   setReviewTaskOutcome(match: { url: string }, outcome: ReviewOutcome, durationMs?: number): void;
   setVideoOutcome(match: { model?: string; promptIncludes?: string }, outcome: VideoOutcome, durationMs?: number): void;
   setCallbackFault(rule: CallbackFaultRule): void;
+  /** Added: the next video file download(s) fail or crawl. */
+  setVideoFileFault(fault: VideoFileFault): void;
+  /** Added: every video address handed out so far answers 403 from now on (records carry fresh ones). */
+  expireVideoUrls(): void;
   cancelReviewTask(taskId: string): void;
   reset(): void;
   close(): Promise<void>;

@@ -4,6 +4,7 @@
 import { videoAuthProblem } from './auth.js';
 import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
 import { GatewaySandbox } from './gateway.js';
+import { VideoFiles } from './video-file.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
 import { checkVideoCreate, type VideoCreate } from './video-validation.js';
@@ -45,8 +46,10 @@ export class VideoService implements ServiceHandler {
   private readonly cancelPattern: RegExp;
   /** The spec's other entry points (gateway.ts); scripted outcomes apply to their tasks too. */
   private readonly gateway: GatewaySandbox;
+  readonly files: VideoFiles; // generated files: signed addresses that expire, real bytes, download faults
 
   constructor(private readonly ctx: ServiceContext) {
+    this.files = new VideoFiles({ bytes: ctx.options.videoFileBytes, ttlMs: ctx.options.videoUrlTtlMs });
     const [before, after] = ctx.options.cancelPath.split('{id}') as [string, string | undefined];
     this.cancelPattern = new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after ?? '')}$`);
     this.gateway = new GatewaySandbox(ctx, (model, prompt) =>
@@ -67,13 +70,12 @@ export class VideoService implements ServiceHandler {
 
   async handle(req: ServiceRequest): Promise<Reply> {
     if (req.route.operation === 'other' && this.gateway.owns(req.url.pathname)) return this.gateway.handle(req);
-    // Generated files are public downloads.
-    const file = /^\/videos\/([^/]+)\.mp4$/.exec(req.url.pathname);
+    // Generated files are downloads at signed addresses (no API key) that expire (video-file.ts).
+    const file = /^\/videos\/(?:([^/]+)\/)?([^/]+)\.mp4$/.exec(req.url.pathname);
     if (req.method === 'GET' && file) {
-      const task = this.tasks.get(decodeURIComponent(file[1] ?? ''));
-      return task?.status === 'succeeded'
-        ? { status: 200, text: `sandbox video ${task.id}`, contentType: 'video/mp4' }
-        : errorReply(404, 'not_found', 'no such video');
+      const task = this.tasks.get(decodeURIComponent(file[2] ?? ''));
+      if (task?.status !== 'succeeded') return errorReply(404, 'not_found', 'no such video');
+      return this.files.reply(file[1] ?? '', task.id);
     }
     const authProblem = videoAuthProblem(req.headers, this.ctx.options.apiKey);
     if (authProblem) return errorReply(401, 'unauthorized', authProblem);
@@ -116,6 +118,7 @@ export class VideoService implements ServiceHandler {
     for (const t of this.tasks.values()) this.ctx.scheduler.cancel(t.timer);
     this.tasks.clear();
     this.outcomes = [];
+    this.files.reset();
     this.gateway.reset();
   }
 
@@ -208,7 +211,7 @@ export class VideoService implements ServiceHandler {
       id: task.id,
       model: task.model,
       status: task.status,
-      content: task.status === 'succeeded' ? { video_url: `${this.ctx.baseUrls.video}/videos/${task.id}.mp4` } : {},
+      content: task.status === 'succeeded' ? { video_url: this.files.address(this.ctx.baseUrls.video, task.id) } : {},
       created_at: Math.floor(task.createdAt / 1000),
       updated_at: Math.floor(task.updatedAt / 1000),
     };

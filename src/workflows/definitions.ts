@@ -1,5 +1,6 @@
 // Signals, queries and the result/progress shapes of ReviewThenGenerate. Pure: shared with callers.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { StoredVideo } from '../model/stored-video.js';
 
 /**
  * What the callback receiver passes on: only what it could read from the (unsigned, untrusted) payload.
@@ -13,7 +14,8 @@ export interface CallbackSignal {
 export const reviewCallbackSignal = defineSignal<[CallbackSignal]>('reviewCallback');
 export const videoCallbackSignal = defineSignal<[CallbackSignal]>('videoCallback');
 
-export type Stage = 'reviewing' | 'creating' | 'generating' | 'cancelling' | 'succeeded' | 'failed' | 'cancelled';
+export type Stage =
+  'reviewing' | 'creating' | 'generating' | 'storing' | 'cancelling' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface ReviewTaskProgress {
   taskId: string;
@@ -53,4 +55,6 @@ export interface ReviewThenGenerateResult {
   reviewTaskIds: string[];
   /** The last task record, as received (callback addresses redacted). */
   task: Record<string, unknown>;
+  /** The copy in the worker's VIDEO_STORE, when the job asked for it (`store: true`). */
+  stored?: StoredVideo;
 }

@@ -70,6 +70,8 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       /** Opt-in: after an ambiguous submit that nothing confirmed, send it again (may duplicate a task). */
       resubmitOnAmbiguity: z.boolean().optional(),
       timing: timingSchema().optional(),
+      /** Opt-in: copy the finished video to the worker's VIDEO_STORE; the result then carries `stored`. */
+      store: z.boolean().optional(),
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
     })
@@ -99,6 +101,7 @@ export interface ReviewThenGenerateJob {
   resubmitOnAmbiguity: boolean;
   timing: Timing;
   batchId: string | undefined;
+  store: boolean;
 }
 
 export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };

@@ -161,7 +161,13 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
     };
     return { ok: false, problems: problems.sort((a, b) => rank(a.field) - rank(b.field)) };
   }
-  const t = top as { callbacks?: boolean; resubmitOnAmbiguity?: boolean; timing?: Partial<Timing>; batchId?: string };
+  const t = top as {
+    callbacks?: boolean;
+    resubmitOnAmbiguity?: boolean;
+    timing?: Partial<Timing>;
+    batchId?: string;
+    store?: boolean;
+  };
   return {
     ok: true,
     job: {
@@ -178,6 +184,7 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       resubmitOnAmbiguity: t.resubmitOnAmbiguity ?? false,
       timing: { ...DEFAULT_TIMING, ...t.timing },
       batchId: t.batchId,
+      store: t.store ?? false,
     },
   };
 }

@@ -16,6 +16,7 @@ import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '.
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
+import { storeVideo } from './store-stage.js';
 
 export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promise<ReviewThenGenerateResult> {
   const validation = validateReviewThenGenerateInput(input);
@@ -45,6 +46,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     run.setStage('generating');
     const task = await waitForVideo(job, run, taskId, callbackSent);
     await cancelOrphans(run);
+    const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;
     run.setStage('succeeded');
     return {
       taskId,
@@ -53,6 +55,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       assets,
       reviewTaskIds: run.reviewTaskIds(),
       task: task.raw,
+      ...(stored ? { stored } : {}),
     };
   } catch (err) {
     if (isCancellation(err)) {

@@ -26,8 +26,20 @@ describe('the plain-script peer against the sandbox', () => {
     sandbox = await startSandbox({ reviewDurationMs: 150, videoDurationMs: 300, allowPrivateUrls: true });
     receiver = await startPeerReceiver();
     clients = {
-      video: new VideoClient({ baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey, cancelMethod: 'POST', cancelPath: '/v1/task/cancel/{id}', timeoutMs: 5_000, allowPrivateUrls: true }),
-      review: new ReviewClient({ baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs: 5_000, allowPrivateUrls: true }),
+      video: new VideoClient({
+        baseUrl: sandbox.videoBaseUrl,
+        apiKey: sandbox.apiKey,
+        cancelMethod: 'POST',
+        cancelPath: '/v1/task/cancel/{id}',
+        timeoutMs: 5_000,
+        allowPrivateUrls: true,
+      }),
+      review: new ReviewClient({
+        baseUrl: sandbox.reviewBaseUrl,
+        accessToken: sandbox.accessToken,
+        timeoutMs: 5_000,
+        allowPrivateUrls: true,
+      }),
     };
   });
   afterAll(async () => {
@@ -44,7 +56,12 @@ describe('the plain-script peer against the sandbox', () => {
     expect(results.every((r) => r.ok)).toBe(true);
     const calls = apiCalls(sandbox.requests(), 3);
     expect(calls.perJob).toBe(4);
-    expect(calls.byOperation).toEqual({ 'review.submitAsync': 3, 'review.query': 3, 'video.create': 3, 'video.get': 3 });
+    expect(calls.byOperation).toEqual({
+      'review.submitAsync': 3,
+      'review.query': 3,
+      'video.create': 3,
+      'video.get': 3,
+    });
     expect(calls.perReviewTask.max).toBe(2);
     const lat = callbackLatency(sandbox.requests(), sandbox.callbacks(), 10_000);
     // Per job one final review callback and one final video callback, each followed by its confirming query.
@@ -90,7 +107,10 @@ describe('figures', () => {
   });
 
   it('detects a review callback delivered no later than the submit result', () => {
-    const scheduled = { eventId: '5', activityTaskScheduledEventAttributes: { activityType: { name: 'rtgSubmitReview' } } };
+    const scheduled = {
+      eventId: '5',
+      activityTaskScheduledEventAttributes: { activityType: { name: 'rtgSubmitReview' } },
+    };
     const completed = { eventId: '7', activityTaskCompletedEventAttributes: { scheduledEventId: '5' } };
     const signal = { eventId: '8', workflowExecutionSignaledEventAttributes: { signalName: 'reviewCallback' } };
     const wftStarted = { eventId: '9', workflowTaskStartedEventAttributes: {} };
@@ -123,7 +143,20 @@ describe('the report', () => {
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:20:00.000Z',
     wallTime: fig(1200, 's'),
-    machine: { cores: 2, cpuModel: 'cpu', memoryBytes: 2 ** 33, platform: 'linux', kernel: '6', node: 'v20', temporalCli: 'temporal version 1.9.1', temporalSdk: '1.24.0', undici: '7', loadAverageAtStart: [3, 3, 3], loadAverageAtEnd: [1, 1, 1], shared: true },
+    machine: {
+      cores: 2,
+      cpuModel: 'cpu',
+      memoryBytes: 2 ** 33,
+      platform: 'linux',
+      kernel: '6',
+      node: 'v20',
+      temporalCli: 'temporal version 1.9.1',
+      temporalSdk: '1.24.0',
+      undici: '7',
+      loadAverageAtStart: [3, 3, 3],
+      loadAverageAtEnd: [1, 1, 1],
+      shared: true,
+    },
     serverCpuAvailable: true,
     profiles: [PROFILES.zero],
     levels: [100, 1_000],
@@ -147,9 +180,23 @@ describe('the report', () => {
   it('has every scenario, the command, the ratios, the skipped runs and the plot', () => {
     results.notes = computeFindings(results);
     const md = renderMarkdown(results, 'docs/images/bench-throughput-latency.svg');
-    for (const heading of ['## 1.', '## 2.', '## 3.', '## 4.', '## 5.', '## 6.', '## 7.', '## Tuning', '## Runs not made', '## Findings']) expect(md).toContain(heading);
+    for (const heading of [
+      '## 1.',
+      '## 2.',
+      '## 3.',
+      '## 4.',
+      '## 5.',
+      '## 6.',
+      '## 7.',
+      '## Tuning',
+      '## Runs not made',
+      '## Findings',
+    ])
+      expect(md).toContain(heading);
     expect(md).toContain('`npm run bench`');
-    expect(md).toContain('![Throughput and median latency against concurrent jobs](docs/images/bench-throughput-latency.svg)');
+    expect(md).toContain(
+      '![Throughput and median latency against concurrent jobs](docs/images/bench-throughput-latency.svg)',
+    );
     expect(md).toMatch(/\| 100 \| callbacks, zero \| 10 \| 40 \| 25 % \|/);
     expect(md).toContain('| package polling zero | 5,000 | 900 s |');
     expect(md).toContain('The machine was shared');
@@ -160,11 +207,25 @@ describe('the report', () => {
   });
 
   it('compares the same figures with an earlier run, before and after, and leaves out what either lacks', () => {
-    const before: BenchResults = { ...results, startedAt: '2025-12-31T00:00:00.000Z', runs: [run({ throughput: fig(4, 'jobs/s'), latency: sfig(summarize([60_000, 70_000]), 'ms') })] };
-    const after: BenchResults = { ...results, baseline: compareWithBaseline(results, before, 'bench/results/old.json', 'the schemas') };
+    const before: BenchResults = {
+      ...results,
+      startedAt: '2025-12-31T00:00:00.000Z',
+      runs: [run({ throughput: fig(4, 'jobs/s'), latency: sfig(summarize([60_000, 70_000]), 'ms') })],
+    };
+    const after: BenchResults = {
+      ...results,
+      baseline: compareWithBaseline(results, before, 'bench/results/old.json', 'the schemas'),
+    };
     const row = (figure: string) => after.baseline!.rows.find((r) => r.figure === figure)!;
-    expect(row('Package, callbacks, zero, 100 jobs: jobs/s')).toEqual({ figure: 'Package, callbacks, zero, 100 jobs: jobs/s', before: fig(4, 'jobs/s'), after: fig(10, 'jobs/s') });
-    expect(row('Package, callbacks, zero, 1,000 jobs: jobs/s')).toMatchObject({ before: null, after: fig(20, 'jobs/s') });
+    expect(row('Package, callbacks, zero, 100 jobs: jobs/s')).toEqual({
+      figure: 'Package, callbacks, zero, 100 jobs: jobs/s',
+      before: fig(4, 'jobs/s'),
+      after: fig(10, 'jobs/s'),
+    });
+    expect(row('Package, callbacks, zero, 1,000 jobs: jobs/s')).toMatchObject({
+      before: null,
+      after: fig(20, 'jobs/s'),
+    });
     const md = renderMarkdown(after, 'plot.svg');
     expect(md).toContain('### Across runs: before and after the code changes');
     expect(md).toContain('`bench/results/old.json`, started 2025-12-31T00:00:00.000Z');

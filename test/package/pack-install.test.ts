@@ -217,6 +217,7 @@ describe('the packed package in a fresh project', () => {
         workflowId: out.workflowId,
         status: 202,
         outcome: 'accepted',
+        durationMs: expect.any(Number),
       });
     }
     // The user's own routes still answer.
