@@ -29,6 +29,11 @@ export function retryAfterRaisedOf(err: unknown): RetryAfterRaised | undefined {
   return cause?.type === InternalFailureType.RetryAfterRaised ? (cause.details?.[0] as RetryAfterRaised) : undefined;
 }
 
+/** The activity failed in a way its retries cannot change (a final answer of the service). */
+export function isFinalFailure(err: unknown): boolean {
+  return applicationCause(err)?.nonRetryable === true;
+}
+
 function applicationCause(err: unknown): ApplicationFailure | undefined {
   return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : undefined;
 }

@@ -1,11 +1,12 @@
 // Submitting one review batch at most once (spec: "not resubmitted blindly; confirm first whether a
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
-import { condition } from '@temporalio/workflow';
+import { condition, isCancellation } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
 import {
   afterAmbiguousSubmit,
   ambiguityOf,
+  isFinalFailure,
   retryAfterRaisedOf,
   submitUnconfirmed,
   type Ambiguity,
@@ -114,37 +115,60 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
 }
 
 /**
- * Waits until `until` for review callbacks naming tasks no batch has claimed, and queries each once: in
- * a run with one batch any such task is its own; otherwise its items must be exactly this batch's URLs.
+ * Waits until `until` for review callbacks naming tasks no batch has claimed, and reads each: in a run
+ * with one batch any such task is its own; otherwise its items must be exactly this batch's URLs. A task
+ * is read once for all batches (RunState.readNamedReviewTask); a read that fails is tried again, paced by
+ * the run's record, until the wait ends.
  */
 async function findSubmittedTask(
   { job, run, batch }: BatchContext,
   until: number,
 ): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
-  const looked = new Set<string>();
-  const unseen = () => run.unclaimedReviewTaskIds().filter((id) => !looked.has(id));
+  const notOurs = new Set<string>();
+  const candidates = () => run.unclaimedReviewTaskIds().filter((id) => !notOurs.has(id));
   for (;;) {
-    if (unseen().length === 0) {
+    if (candidates().length === 0) {
       const left = until - Date.now();
-      if (left <= 0 || !(await condition(() => unseen().length > 0, left))) return undefined;
+      if (left <= 0 || !(await condition(() => candidates().length > 0, left))) return undefined;
     }
-    for (const taskId of unseen()) {
-      looked.add(taskId);
-      const key = `review:${taskId}`;
-      let task: ReviewTaskSummary;
-      try {
-        task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
-          { summary: `look at review task ${taskId} (named by a callback)` },
-          [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) }],
-        );
-      } catch (err) {
-        const raised = retryAfterRaisedOf(err);
-        if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
-        else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs);
-        continue; // unreadable: not adopted; the wait goes on
+    for (const taskId of candidates()) {
+      const task = await run.readNamedReviewTask(taskId, () => readTask(job, run, taskId));
+      if (task === 'unreadable') {
+        notOurs.add(taskId);
+        continue;
       }
-      run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
+      if (!task) {
+        if (Date.now() >= until) return undefined;
+        continue;
+      }
       if (job.reviewBatches.length === 1 || holdsExactly(task, batch.urls)) return { taskId, task };
+      notOurs.add(taskId);
     }
+  }
+}
+
+/**
+ * One confirming query of a task a callback named: undefined when it could not be read this time (the
+ * attempt is recorded for pacing), 'unreadable' when the service refused it for good (e.g. 404).
+ */
+async function readTask(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  taskId: string,
+): Promise<ReviewTaskSummary | 'unreadable' | undefined> {
+  const key = `review:${taskId}`;
+  try {
+    const task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
+      { summary: `look at review task ${taskId} (named by a callback)` },
+      [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) }],
+    );
+    run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
+    return task;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const raised = retryAfterRaisedOf(err);
+    if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
+    else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs);
+    return !raised && isFinalFailure(err) ? 'unreadable' : undefined;
   }
 }

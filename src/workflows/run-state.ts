@@ -29,6 +29,8 @@ export class RunState {
   private readonly knownRetryAfterMs = new Map<string, number>();
 
   #indexedStage: Stage | undefined;
+  /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
+  readonly #namedTaskReads = new Map<string, Promise<ReviewTaskSummary | 'unreadable' | undefined>>();
 
   /**
    * `show` puts the progress in the Web UI's current details at each change of stage or task; `index`
@@ -149,6 +151,22 @@ export class RunState {
   unclaimedReviewTaskIds(): string[] {
     const claimed = new Set(this.reviewTaskIds());
     return this.namedReviewTaskIds.filter((id) => !claimed.has(id));
+  }
+
+  /**
+   * Reads a task a callback named once for every batch (two batches answered ambiguously at once would
+   * otherwise query it together); a failed read is forgotten, so the next look tries again.
+   */
+  readNamedReviewTask(taskId: string, read: () => Promise<ReviewTaskSummary | 'unreadable' | undefined>) {
+    let reading = this.#namedTaskReads.get(taskId);
+    if (!reading) {
+      reading = read().then((task) => {
+        if (!task) this.#namedTaskReads.delete(taskId);
+        return task;
+      });
+      this.#namedTaskReads.set(taskId, reading);
+    }
+    return reading;
   }
 
   reviewCallbackPending(taskId: string) {

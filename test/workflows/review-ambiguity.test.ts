@@ -3,6 +3,7 @@
 // names the task, confirmed by one query; when none comes the run fails SubmitUnconfirmed, and it
 // resubmits only when the job opted in (resubmitOnAmbiguity).
 import { describe, expect, it } from 'vitest';
+import { auditRequestLog } from '../../src/sandbox/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
@@ -101,6 +102,27 @@ describe('ambiguous review submit, callbacks on', () => {
     expect(stack.sandbox.reviewTasks()).toHaveLength(1);
   });
 
+  it('the query that reads the named task is refused once with a Retry-After: read again after it, then adopted', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
+    stack.sandbox.addFault({
+      operation: 'review.query',
+      times: 1,
+      fault: { type: 'status', status: 429, retryAfter: '1' },
+    });
+    const result = await (await stack.start(imageJob())).result();
+    expect(result.state).toBe('succeeded');
+    expect(submits()).toHaveLength(1);
+    expect(stack.sandbox.reviewTasks()).toHaveLength(1);
+    expect(
+      auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: fastTiming.reviewMinQueryIntervalMs }),
+    ).toEqual([]);
+  });
+
   it('two batches answered ambiguously: each adopts the task holding its own URLs', async () => {
     stack.sandbox.reset();
     const image = 'https://cdn.example.com/people/carol.jpg';
@@ -125,6 +147,10 @@ describe('ambiguous review submit, callbacks on', () => {
       tasks.find((t) => t.taskId === progress.review.tasks.find((e) => e.assetType === type)!.taskId)!.urls;
     expect(urlsOf('Image')).toEqual([image]);
     expect(urlsOf('Video')).toEqual([video]);
+    // Both batches looked for their task at once: each named task was read once, never twice in a row.
+    expect(
+      auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: fastTiming.reviewMinQueryIntervalMs }),
+    ).toEqual([]);
   });
 
   it('opted in, ambiguous three times in a row: SubmitUnconfirmed naming the cause, no video task', async () => {
