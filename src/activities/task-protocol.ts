@@ -54,8 +54,8 @@ interface CreateProgress<R> {
   taskId?: string;
   /** What the create answered besides the id (kept for the retried attempt). */
   record?: R;
-  /** The previous attempt failed in a way that proves no task was created. */
-  notCreated?: boolean;
+  /** The attempt that failed in a way that proves no task was created (only the one just before counts). */
+  notCreatedBy?: number;
 }
 
 /** A wait for `notBefore` up to this long is slept in the attempt; a longer one is left to the retry timer. */
@@ -145,7 +145,8 @@ export async function createAtMostOnce<R>(
   const ctx = Context.current();
   const previous = ctx.info.heartbeatDetails as CreateProgress<R> | undefined;
   if (previous?.taskId) return { taskId: previous.taskId, record: previous.record };
-  if (ctx.info.attempt > 1 && !previous?.notCreated) {
+  // A marker left by an older attempt says nothing about the attempt just before, which may have sent.
+  if (ctx.info.attempt > 1 && previous?.notCreatedBy !== ctx.info.attempt - 1) {
     throw ApplicationFailure.create({
       type: InternalFailureType.CreateAmbiguous,
       message: 'a previous create attempt ended without an answer (worker lost or timed out); a task may exist',
@@ -166,7 +167,9 @@ export async function createAtMostOnce<R>(
         details: [{ ...evidenceOf(err), ...ambiguityDetails }],
       });
     }
-    if (err instanceof ServiceError && err.retryable) ctx.heartbeat({ notCreated: true } satisfies CreateProgress<R>);
+    if (err instanceof ServiceError && err.retryable) {
+      ctx.heartbeat({ notCreatedBy: ctx.info.attempt } satisfies CreateProgress<R>);
+    }
     throw toApplicationFailure(err, phase);
   }
 }

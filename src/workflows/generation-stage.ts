@@ -93,13 +93,17 @@ export async function waitForVideo(
       callbackPending: () => run.videoCallbackPending(),
       takeCallback: () => run.takeVideoCallback(),
       confirm: () =>
-        run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [
-          { taskId, minIntervalMs: 0, untilFinal: false, ...run.queryPacing(key) },
-        ]),
+        run.queryInTurn(key, (pacing) =>
+          run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [
+            { taskId, minIntervalMs: 0, untilFinal: false, ...pacing },
+          ]),
+        ),
       poll: (cadenceMs, scheduleToCloseMs) =>
-        run.acts
-          .polling(scheduleToCloseMs, `poll video task ${taskId}`)
-          .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
+        run.queryInTurn(key, (pacing) =>
+          run.acts
+            .polling(scheduleToCloseMs, `poll video task ${taskId}`)
+            .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...pacing }),
+        ),
       isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);

@@ -99,13 +99,17 @@ async function waitForReview(
       callbackPending: () => run.reviewCallbackPending(taskId),
       takeCallback: () => run.takeReviewCallback(taskId),
       confirm: () =>
-        run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
-          { ...query, untilFinal: false, ...run.queryPacing(key) },
-        ]),
+        run.queryInTurn(key, (pacing) =>
+          run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
+            { ...query, untilFinal: false, ...pacing },
+          ]),
+        ),
       poll: (cadenceMs, scheduleToCloseMs) =>
-        run.acts
-          .polling(scheduleToCloseMs, `poll review task ${taskId}`)
-          .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...run.queryPacing(key) }),
+        run.queryInTurn(key, (pacing) =>
+          run.acts
+            .polling(scheduleToCloseMs, `poll review task ${taskId}`)
+            .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...pacing }),
+        ),
       isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);

@@ -110,6 +110,8 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
         find: async () => undefined,
         unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
       });
+      // Opted in, but the review's time is up: a submit now could only time out again.
+      if (Date.now() >= ctx.deadline) throw unconfirmed(ctx, ambiguity, ambiguous)('the review time-out has passed');
     }
   }
 }
@@ -157,10 +159,16 @@ async function readTask(
   taskId: string,
 ): Promise<ReviewTaskSummary | 'unreadable' | undefined> {
   const key = `review:${taskId}`;
+  // A task its own batch is querying is claimed already, or will be: not this batch's to look at.
+  const claimed = () => !run.unclaimedReviewTaskIds().includes(taskId);
+  await condition(() => !run.queryUnderWay(key) || claimed());
+  if (claimed()) return undefined;
   try {
-    const task = await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
-      { summary: `look at review task ${taskId} (named by a callback)` },
-      [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...run.queryPacing(key) }],
+    const task = await run.queryInTurn(key, (pacing) =>
+      run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
+        { summary: `look at review task ${taskId} (named by a callback)` },
+        [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...pacing }],
+      ),
     );
     run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
     return task;

@@ -1,6 +1,7 @@
 // Mutable state of one ReviewThenGenerate run: progress (for the `progress` query and the Web UI), the
 // callbacks received, and the record of when each task may be queried next. Every write to the progress
 // goes through a method here; the stages read it.
+import { condition } from '@temporalio/workflow';
 import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-then-generate.js';
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
@@ -30,6 +31,8 @@ export class RunState {
 
   #indexedStage: Stage | undefined;
   /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
+  /** Tasks with a query activity under way: the next query of the same task waits for its answer. */
+  readonly #queriesInFlight = new Set<string>();
   readonly #namedTaskReads = new Map<string, Promise<ReviewTaskSummary | 'unreadable' | undefined>>();
 
   /**
@@ -97,6 +100,25 @@ export class RunState {
   queryPacing(key: string): { notBefore?: number; knownRetryAfterMs: number } {
     const at = this.nextQueryAt.get(key);
     return { ...(at === undefined ? {} : { notBefore: at }), knownRetryAfterMs: this.knownRetryAfterMs.get(key) ?? 0 };
+  }
+
+  /**
+   * Runs one query activity of a task once no other query of it is under way (two batches, or a look-up
+   * and the owner's confirmation, could otherwise get the same pacing slot in one activation), passing it
+   * the pacing the run's record gives at that moment.
+   */
+  async queryInTurn<T>(key: string, send: (pacing: { notBefore?: number; knownRetryAfterMs: number }) => Promise<T>) {
+    await condition(() => !this.#queriesInFlight.has(key));
+    this.#queriesInFlight.add(key);
+    try {
+      return await send(this.queryPacing(key));
+    } finally {
+      this.#queriesInFlight.delete(key);
+    }
+  }
+
+  queryUnderWay(key: string): boolean {
+    return this.#queriesInFlight.has(key);
   }
 
   /** A query answered: when the task may be queried next, and the Retry-After it asked for, if any. */

@@ -56,12 +56,21 @@ describe('create at most once', () => {
     const first = attempt(1);
     const f = await activityFailure(first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body }));
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
-    expect(first.beats).toEqual([{ notCreated: true }]);
+    expect(first.beats).toEqual([{ notCreatedBy: 1 }]);
     const retry = attempt(2, first.beats[0]);
     expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body })).toMatchObject({
       taskId: expect.any(String),
     });
     expect(creates()).toHaveLength(2);
+  });
+
+  it('a marker of an older attempt proves nothing about the attempt just before: CreateAmbiguous, nothing sent', async () => {
+    // Attempt 1 got a 503; attempt 2 sent and vanished (its answer never recorded); attempt 3 must not send.
+    const f = await activityFailure(
+      attempt(3, { notCreatedBy: 1 }).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-6', body }),
+    );
+    expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
+    expect(creates()).toHaveLength(0);
   });
 
   it('a 500 is CreateAmbiguous at once, with the evidence and whether a callback address went out', async () => {

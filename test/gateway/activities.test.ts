@@ -74,7 +74,7 @@ describe('rtgCreateGatewayTask', () => {
       run(env, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } }),
     );
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
-    expect(beats).toEqual([{ notCreated: true }]);
+    expect(beats).toEqual([{ notCreatedBy: 1 }]);
     const retry = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
     expect(
       (await run(retry, acts.rtgCreateGatewayTask, { entryPoint: 'videos', body: { prompt: 'p' } })).taskId,
