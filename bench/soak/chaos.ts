@@ -1,8 +1,8 @@
-// The process-level chaos of a soak run: the worker SIGKILLed at random intervals (and started again at
-// once by its supervisor), the callback receiver restarted at random intervals, and the Temporal server
-// stopped and started once on the same database file.
+// The process-level chaos of a soak run: each worker process (several on one task queue) SIGKILLed at
+// random intervals on its own schedule (and started again at once by its supervisor), the callback
+// receiver restarted at random intervals, and the Temporal server stopped and started once on the same
+// database file.
 import type { Connection } from '@temporalio/client';
-import type { FaultInjector } from './fault-injector.js';
 import type { Rng } from './rng.js';
 import type { Supervised } from './supervisor.js';
 import type { TemporalServer } from './temporal-server.js';
@@ -23,21 +23,39 @@ export interface ServerOutage {
 export class Chaos {
   private timers = new Set<NodeJS.Timeout>();
   private running = false;
-  readonly counts = { workerKills: 0, receiverRestarts: 0 };
+  readonly counts: { workerKills: number; workerKillsEach: number[]; receiverRestarts: number };
   outage: ServerOutage | undefined;
 
   constructor(
     private readonly rng: Rng,
     private readonly o: ChaosOptions,
-    private readonly worker: Supervised,
+    private readonly workers: Supervised[],
     private readonly receiver: Supervised,
-  ) {}
+  ) {
+    this.counts = { workerKills: 0, workerKillsEach: workers.map(() => 0), receiverRestarts: 0 };
+  }
 
   start(): void {
     this.running = true;
-    void this.killLoop(this.worker, this.o.workerKillEveryMs, () => 'SIGKILL', () => this.counts.workerKills++);
+    this.workers.forEach(
+      (worker, i) =>
+        void this.killLoop(
+          worker,
+          this.o.workerKillEveryMs,
+          () => 'SIGKILL',
+          () => {
+            this.counts.workerKills++;
+            this.counts.workerKillsEach[i]!++;
+          },
+        ),
+    );
     // Mostly a crash, sometimes a clean stop: both must lose nothing.
-    void this.killLoop(this.receiver, this.o.receiverRestartEveryMs, () => (this.rng.chance(0.7) ? 'SIGKILL' : 'SIGTERM'), () => this.counts.receiverRestarts++);
+    void this.killLoop(
+      this.receiver,
+      this.o.receiverRestartEveryMs,
+      () => (this.rng.chance(0.7) ? 'SIGKILL' : 'SIGTERM'),
+      () => this.counts.receiverRestarts++,
+    );
   }
 
   stop(): void {
@@ -48,18 +66,11 @@ export class Chaos {
 
   /**
    * Stops the Temporal server (SIGTERM), keeps it down for `serverDownMs`, starts it again on the same
-   * port and database file and waits until it serves. Committing create faults are held back from
-   * `holdBeforeMs` before the stop (a video task's callbacks come within its duration) until `holdAfterMs`
-   * after the restart (the ambiguity grace): see FaultInjector.setHoldCreateCommits.
+   * port and database file and waits until it serves. Faults go on meanwhile: a task made by a committed
+   * submit or create whose callbacks all come while the server is down cannot be confirmed, and its run
+   * ends SubmitUnconfirmed (the verdict checks that this is why).
    */
-  async serverOutage(
-    server: TemporalServer,
-    connection: Connection,
-    faults: FaultInjector,
-    hold: { beforeMs: number; afterMs: number },
-  ): Promise<ServerOutage> {
-    faults.setHoldCreateCommits(true);
-    await sleep(hold.beforeMs);
+  async serverOutage(server: TemporalServer, connection: Connection): Promise<ServerOutage> {
     const stoppedAt = Date.now();
     await server.process.pause('SIGTERM');
     await sleep(this.o.serverDownMs);
@@ -68,8 +79,6 @@ export class Chaos {
     await server.waitServing(connection, 120_000);
     const startedAt = Date.now();
     this.outage = { stoppedAt, startedAt, downMs: startedAt - stoppedAt };
-    const release = setTimeout(() => faults.setHoldCreateCommits(false), hold.afterMs);
-    this.timers.add(release);
     return this.outage;
   }
 
@@ -77,7 +86,12 @@ export class Chaos {
    * Kills the process a random while after it became ready: the interval counts up-time, so a process that
    * takes long to start on a loaded machine still gets to work between two kills.
    */
-  private async killLoop(target: Supervised, range: [number, number], signal: () => NodeJS.Signals, counted: () => void): Promise<void> {
+  private async killLoop(
+    target: Supervised,
+    range: [number, number],
+    signal: () => NodeJS.Signals,
+    counted: () => void,
+  ): Promise<void> {
     while (this.running) {
       await target.whenReady();
       await this.sleep(this.rng.int(range[0], range[1]));

@@ -17,6 +17,8 @@ export interface JobRecord {
   taskId?: string;
   /** The failure message, kept for the secret scan (never printed in full). */
   error?: string;
+  /** The failure's first detail (SubmitUnconfirmed: stage, urls or model, callbackSent, lastError). */
+  details?: Record<string, unknown>;
   startAttempts: number;
 }
 
@@ -85,7 +87,9 @@ async function awaitOutcome(client: Client, record: JobRecord, o: DriverOptions)
   const handle = client.workflow.getHandle(record.job.workflowId);
   while (Date.now() < deadline) {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), deadline - Date.now())));
+    const timeout = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), deadline - Date.now())),
+    );
     try {
       const result = await Promise.race([handle.result() as Promise<ReviewThenGenerateResult>, timeout]);
       if (result === 'timeout') break;
@@ -96,8 +100,12 @@ async function awaitOutcome(client: Client, record: JobRecord, o: DriverOptions)
     } catch (err) {
       if (err instanceof WorkflowFailedError) {
         const cause = err.cause;
-        record.outcome = cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'WorkflowFailed');
+        record.outcome =
+          cause instanceof ApplicationFailure && cause.type ? cause.type : (cause?.name ?? 'WorkflowFailed');
         record.error = `${err.message}: ${cause?.message ?? ''}`;
+        const details: unknown = cause instanceof ApplicationFailure ? cause.details?.[0] : undefined;
+        if (details && typeof details === 'object' && !Array.isArray(details))
+          record.details = details as Record<string, unknown>;
         record.endedAt = Date.now();
         return;
       }

@@ -1,8 +1,15 @@
 // Random faults, sustained for the whole run: one armed fault per operation (and per callback kind) at a
 // time, re-armed after a random number of fault-free requests of that operation. Tying faults to traffic,
 // not to the clock, keeps the pressure even: a lone job at the end of the run is not hit on every retry.
-import type { Fault, FaultRule, Operation, RequestLogEntry, Sandbox, CallbackFaultRule, CallbackLogEntry } from '../../src/sandbox/index.js';
-import { MODEL_CALLBACKS } from './jobs.js';
+import type {
+  Fault,
+  FaultRule,
+  Operation,
+  RequestLogEntry,
+  Sandbox,
+  CallbackFaultRule,
+  CallbackLogEntry,
+} from '../../src/sandbox/index.js';
 import type { Rng } from './rng.js';
 
 type Menu = ReadonlyArray<readonly [number, Omit<FaultRule, 'operation' | 'times'>]>;
@@ -11,8 +18,8 @@ const retryAfter = (status: 429 | 503, seconds: string): Fault => ({ type: 'stat
 
 /**
  * What may go wrong with each operation. A 429/503 never commits (by contract it was not processed).
- * Create faults that commit (the task exists, the answer is lost) only hit creates with a callback_url:
- * without one there is no way to learn the id of the task, and the design resubmits after the grace.
+ * Every create and async submit carries a callback_url (the worker sends one whenever it has a receiver,
+ * polling jobs included), so faults that commit hit every job: the task's callback is what confirms it.
  */
 function menus(hangMs: number): Partial<Record<Operation, Menu>> {
   const anyCall: Menu = [
@@ -27,24 +34,12 @@ function menus(hangMs: number): Partial<Record<Operation, Menu>> {
     [2, { fault: retryAfter(503, '1') }],
   ];
   const reads: Menu = [...anyCall, [1, { fault: retryAfter(503, '2') }], [1, { fault: { type: 'malformed' } }]];
-  const onCallbackCreates = { model: MODEL_CALLBACKS };
   return {
     'review.submitAsync': anyCall,
     'review.submitSync': anyCall,
     'review.query': reads,
     'video.get': reads,
-    'video.create': [
-      [3, { fault: { type: 'status', status: 500 } }],
-      [2, { fault: { type: 'hang', ms: hangMs } }],
-      [2, { fault: { type: 'reset' } }],
-      [1, { fault: { type: 'malformed' } }],
-      [2, { fault: retryAfter(429, '1') }],
-      [2, { fault: retryAfter(503, '1') }],
-      [3, { match: onCallbackCreates, fault: { type: 'status', status: 500, commit: true } }],
-      [2, { match: onCallbackCreates, fault: { type: 'hang', ms: hangMs, commit: true } }],
-      [2, { match: onCallbackCreates, fault: { type: 'reset', commit: true } }],
-      [2, { match: onCallbackCreates, fault: { type: 'malformed', commit: true } }],
-    ],
+    'video.create': [...anyCall, [1, { fault: { type: 'malformed' } }]],
   };
 }
 
@@ -71,7 +66,6 @@ export class FaultInjector {
   private seenRequests = 0;
   private seenCallbacks = 0;
   private timer: NodeJS.Timeout | undefined;
-  private holdCreateCommits = false;
   readonly armed = { requests: 0, callbacks: 0 };
 
   /** Requests the sandbox has logged so far (as of the last tick). */
@@ -98,14 +92,6 @@ export class FaultInjector {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
-  }
-
-  /**
-   * While the Temporal server is down, callbacks cannot reach any workflow: a committed create then has
-   * no callback to name it. The soak holds those faults back around the outage (RELIABILITY.md says so).
-   */
-  setHoldCreateCommits(hold: boolean): void {
-    this.holdCreateCommits = hold;
   }
 
   private freshSlot(range: [number, number]): Slot {
@@ -146,11 +132,14 @@ export class FaultInjector {
   private armRequests(): void {
     for (const [operation, slot] of this.requestSlots) {
       if (slot.armed || slot.cleanToGo > 0) continue;
-      let choice = this.rng.weighted(this.menu[operation]!);
-      if (this.holdCreateCommits && operation === 'video.create' && choice.fault.commit) choice = { fault: { type: 'status', status: 500 } };
+      const choice = this.rng.weighted(this.menu[operation]!);
       this.sandbox.addFault({ operation, times: 1, ...choice });
       this.armed.requests++;
-      Object.assign(slot, { armed: true, expectFaulted: slot.faultedSeen + 1, cleanToGo: this.rng.int(...this.between.requests) });
+      Object.assign(slot, {
+        armed: true,
+        expectFaulted: slot.faultedSeen + 1,
+        cleanToGo: this.rng.int(...this.between.requests),
+      });
     }
   }
 
@@ -162,7 +151,11 @@ export class FaultInjector {
       this.armed.callbacks++;
       // A duplicated delivery shows as two faulted entries; a dropped, delayed or held one as one.
       const entries = choice.mode === 'duplicate' ? 2 : 1;
-      Object.assign(slot, { armed: true, expectFaulted: slot.faultedSeen + entries, cleanToGo: this.rng.int(...this.between.callbacks) });
+      Object.assign(slot, {
+        armed: true,
+        expectFaulted: slot.faultedSeen + entries,
+        cleanToGo: this.rng.int(...this.between.callbacks),
+      });
     }
   }
 }

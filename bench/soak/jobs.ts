@@ -4,7 +4,15 @@
 import type { ReviewThenGenerateInput, Timing } from '../../src/workflows/input.js';
 import type { Rng } from './rng.js';
 
-export type JobKind = 'succeed' | 'succeed-sync-review' | 'succeed-two-batches' | 'succeed-no-review' | 'rejected' | 'review-failed' | 'review-cancelled' | 'video-failed';
+export type JobKind =
+  | 'succeed'
+  | 'succeed-sync-review'
+  | 'succeed-two-batches'
+  | 'succeed-no-review'
+  | 'rejected'
+  | 'review-failed'
+  | 'review-cancelled'
+  | 'video-failed';
 
 /** `succeeded`, or the ApplicationFailure type the workflow must fail with. */
 export type ExpectedOutcome = 'succeeded' | 'ReviewRejected' | 'ReviewFailed' | 'ReviewCancelled' | 'GenerationFailed';
@@ -14,13 +22,15 @@ export interface SoakJob {
   workflowId: string;
   kind: JobKind;
   callbacks: boolean;
+  /** Started with `resubmitOnAmbiguity: true`: an ambiguous submit or create is sent again after the grace. */
+  optedIn: boolean;
   expected: ExpectedOutcome;
   /** How many video tasks the job must leave in the sandbox: 1 when review passes, else 0. */
   expectedTasks: 0 | 1;
   input: ReviewThenGenerateInput;
 }
 
-/** Video models: create faults that commit are only injected on creates that carry a callback_url. */
+/** Video models, by the job's callback setting (every create carries a callback_url all the same). */
 export const MODEL_CALLBACKS = 'soak-video-cb';
 export const MODEL_POLLING = 'soak-video-poll';
 
@@ -65,22 +75,25 @@ export function jobIdOfUrl(url: string): string | undefined {
   return /\/soak\/([\w-]+)\//.exec(url)?.[1];
 }
 
-export function planJobs(n: number, runId: string, rng: Rng, timing: Timing): SoakJob[] {
+/** `optInShare`: the share of jobs started with `resubmitOnAmbiguity: true` (0 = none). */
+export function planJobs(n: number, runId: string, rng: Rng, timing: Timing, optInShare = 0): SoakJob[] {
   const jobs: SoakJob[] = [];
   for (let i = 0; i < n; i++) {
     const id = `${runId}-j${String(i + 1).padStart(4, '0')}`;
     const kind = rng.weighted(MIX);
     // Sync review has no callback of its own; the rest is a 70/30 mix of callbacks and polling.
     const callbacks = rng.chance(0.7);
+    const optedIn = optInShare > 0 && rng.chance(optInShare);
     const expected = EXPECTED[kind];
     jobs.push({
       id,
       workflowId: `soak-${id}`,
       kind,
       callbacks,
+      optedIn,
       expected,
       expectedTasks: expected === 'succeeded' || expected === 'GenerationFailed' ? 1 : 0,
-      input: inputFor(id, kind, callbacks, timing),
+      input: { ...inputFor(id, kind, callbacks, timing), ...(optedIn ? { resubmitOnAmbiguity: true } : {}) },
     });
   }
   return jobs;
@@ -88,17 +101,34 @@ export function planJobs(n: number, runId: string, rng: Rng, timing: Timing): So
 
 function inputFor(id: string, kind: JobKind, callbacks: boolean, timing: Timing): ReviewThenGenerateInput {
   const base = `https://cdn.example.com/soak/${id}`;
-  const image = (name: string) => ({ type: 'image_url', image_url: { url: `${base}/${name}.jpg` }, role: 'reference_image' });
+  const image = (name: string) => ({
+    type: 'image_url',
+    image_url: { url: `${base}/${name}.jpg` },
+    role: 'reference_image',
+  });
   const prompt = `[job ${id}] A person walks along the beach at sunset${kind === 'video-failed' ? ' (video-fail)' : ''}`;
   const content: unknown[] = [{ type: 'text', text: prompt }];
   if (kind === 'rejected') content.push(image('portrait'), image('reject-this'));
   else if (kind === 'review-failed') content.push(image('review-fail'));
   else if (kind === 'review-cancelled') content.push(image('review-cancel'));
-  else if (kind === 'succeed-two-batches') content.push(image('portrait'), { type: 'video_url', video_url: { url: `${base}/motion.mp4` }, role: 'reference_video' });
+  else if (kind === 'succeed-two-batches')
+    content.push(image('portrait'), {
+      type: 'video_url',
+      video_url: { url: `${base}/motion.mp4` },
+      role: 'reference_video',
+    });
   else if (kind !== 'succeed-no-review') content.push(image('portrait'));
   return {
-    task: { model: callbacks ? MODEL_CALLBACKS : MODEL_POLLING, content, ratio: '16:9', duration: 5, resolution: '720p' },
-    ...(kind === 'succeed-no-review' ? {} : { review: kind === 'succeed-sync-review' ? { mode: 'sync' as const } : {} }),
+    task: {
+      model: callbacks ? MODEL_CALLBACKS : MODEL_POLLING,
+      content,
+      ratio: '16:9',
+      duration: 5,
+      resolution: '720p',
+    },
+    ...(kind === 'succeed-no-review'
+      ? {}
+      : { review: kind === 'succeed-sync-review' ? { mode: 'sync' as const } : {} }),
     callbacks,
     timing,
   };

@@ -21,12 +21,19 @@ export interface SecretScan {
 /** A history as JSON text with every base64 payload decoded next to it (payloads are base64 in JSON). */
 export function historyText(history: unknown): string {
   const text = JSON.stringify(history);
-  const decoded = text.replace(/"data":"([A-Za-z0-9+/=]+)"/g, (_m, b64: string) => `"data":${JSON.stringify(Buffer.from(b64, 'base64').toString('utf8'))}`);
+  const decoded = text.replace(
+    /"data":"([A-Za-z0-9+/=]+)"/g,
+    (_m, b64: string) => `"data":${JSON.stringify(Buffer.from(b64, 'base64').toString('utf8'))}`,
+  );
   return `${text}\n${decoded}`;
 }
 
 /** Fetches every history (a few at a time), as text for the scan and the duplicate analysis. */
-export async function fetchHistories(client: Client, workflowIds: string[], concurrency = 8): Promise<Map<string, string>> {
+export async function fetchHistories(
+  client: Client,
+  workflowIds: string[],
+  concurrency = 8,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let next = 0;
   const lane = async () => {
@@ -51,7 +58,10 @@ export async function fetchHistories(client: Client, workflowIds: string[], conc
   return out;
 }
 
-export function scanForSecrets(secrets: Secrets, sources: { histories: Map<string, string>; logDir: string; errors: string[] }): SecretScan {
+export function scanForSecrets(
+  secrets: Secrets,
+  sources: { histories: Map<string, string>; logDir: string; errors: string[] },
+): SecretScan {
   const hits: SecretScan['hits'] = [];
   const check = (source: string, text: string) => {
     for (const [name, value] of Object.entries(secrets) as Array<[keyof Secrets, string]>) {

@@ -1,6 +1,7 @@
 // runSoak(): the whole soak run. The sandbox lives in this process (it outlives every kill); the Temporal
-// dev server (database file), the worker and the callback receiver are child processes that the chaos
-// kills and restarts. At the end every job, every video task and the full request log are checked.
+// dev server (database file), the worker processes (several on one task queue) and the callback receiver
+// are child processes that the chaos kills and restarts. At the end every job, every video and review
+// task and the full request log are checked.
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sand
 import type { Progress } from '../../src/workflows/definitions.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { Chaos, type ServerOutage } from './chaos.js';
-import { faultCounts, verdictOf, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';
+import { faultCounts, verdictOf, verdictOk, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';
 import { driveJobs, type JobRecord } from './driver.js';
 import { FaultInjector } from './fault-injector.js';
 import { planJobs } from './jobs.js';
@@ -30,14 +31,18 @@ export interface SoakReport {
   /** From the first start to the last outcome. */
   jobPhaseMs: number;
   outDir: string;
-  options: Omit<SoakOptions, 'outDir' | 'reliabilityPath' | 'dumpHistories'>;
+  options: Omit<SoakOptions, 'outDir' | 'reliabilityPath' | 'dumpHistories' | 'seeds'>;
   environment: { node: string; cpus: number; platform: string; temporalCli: string };
   verdict: Verdict;
   faults: FaultCounts & { armed: { requests: number; callbacks: number } };
   chaos: {
+    /** Worker processes on the one task queue. */
+    workers: number;
     workerKills: number;
     workerStarts: number;
     workerUnexpectedExits: number;
+    /** Per worker process: SIGKILLs, starts, exits of its own. */
+    perWorker: Array<{ name: string; kills: number; starts: number; unexpectedExits: number }>;
     receiverRestarts: number;
     receiverStarts: number;
     receiverUnexpectedExits: number;
@@ -68,14 +73,25 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
   const rng = new Rng(o.seed);
   const runId = `r${o.seed.toString(36)}x${(Date.now() % 46656).toString(36)}`;
   const secrets = soakSecrets();
-  const jobs = planJobs(o.jobs, runId, rng, o.timing);
-  say(`soak ${runId}: ${o.jobs} jobs, seed ${o.seed}, window ${o.window}, out ${outDir}`);
+  const jobs = planJobs(o.jobs, runId, rng, o.timing, o.optInShare);
+  say(
+    `soak ${runId}: ${o.jobs} jobs, seed ${o.seed}, ${o.workers} worker process(es), window ${o.window}, out ${outDir}`,
+  );
 
   // Bundled once: a worker restarted after SIGKILL loads it in a second instead of running webpack.
   const bundlePath = join(outDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quietLogger })).code);
+  writeFileSync(
+    bundlePath,
+    (await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quietLogger })).code,
+  );
 
-  const sandbox = await startSandbox({ apiKey: secrets.apiKey, accessToken: secrets.accessToken, ...o.sandbox });
+  // The callback receiver listens on loopback: the sandbox and the workers accept private addresses.
+  const sandbox = await startSandbox({
+    apiKey: secrets.apiKey,
+    accessToken: secrets.accessToken,
+    allowPrivateUrls: true,
+    ...o.sandbox,
+  });
   const server = temporalServer({ outDir, port: await freePort() });
   const receiverPort = await freePort();
   const childEnv: NodeJS.ProcessEnv = {
@@ -92,14 +108,30 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     CALLBACK_SECRET: secrets.callbackSecret,
     CALLBACK_HOST: '127.0.0.1',
     CALLBACK_PORT: String(receiverPort),
+    ALLOW_PRIVATE_URLS: 'true',
+    // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening").
+    LOG_LEVEL: 'info',
     SOAK_WORKFLOW_BUNDLE: bundlePath,
   };
-  for (const k of ['SOAK_API_KEY', 'SOAK_ACCESS_TOKEN', 'SOAK_CALLBACK_SECRET', 'TEMPORAL_PROFILE', 'TEMPORAL_API_KEY']) delete childEnv[k];
+  for (const k of ['SOAK_API_KEY', 'SOAK_ACCESS_TOKEN', 'SOAK_CALLBACK_SECRET', 'TEMPORAL_PROFILE', 'TEMPORAL_API_KEY'])
+    delete childEnv[k];
   const node = (name: string, script: string, readyPattern: RegExp) =>
-    new Supervised({ name, command: process.execPath, args: ['--import', 'tsx', script], env: childEnv, cwd: here('../..'), logFile: join(logDir, `${name}.log`), readyPattern, restartDelayMs: 500 });
-  const worker = node('worker', here('./worker-process.ts'), /worker: task queue/);
+    new Supervised({
+      name,
+      command: process.execPath,
+      args: ['--import', 'tsx', script],
+      env: childEnv,
+      cwd: here('../..'),
+      logFile: join(logDir, `${name}.log`),
+      readyPattern,
+      restartDelayMs: 500,
+    });
+  // Several workers on one task queue, as the README recommends: each killed on its own schedule.
+  const workers = Array.from({ length: o.workers }, (_, i) =>
+    node(o.workers === 1 ? 'worker' : `worker-${i + 1}`, here('./worker-process.ts'), /worker: task queue/),
+  );
   const receiver = node('receiver', here('../../src/callbacks/main.ts'), /callback receiver listening/);
-  const children = [worker, receiver, server.process];
+  const children = [...workers, receiver, server.process];
   const killAll = () => children.forEach((c) => c.killNow());
   process.once('exit', killAll);
 
@@ -110,13 +142,20 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     connection = await Connection.connect({ address: server.address });
     await server.waitServing(connection, 120_000);
     const client = new Client({ connection, namespace: 'default' });
-    worker.start();
+    workers.forEach((w) => w.start());
     receiver.start();
-    await Promise.all([worker.waitReady(180_000), receiver.waitReady(120_000)]);
-    say(`stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s: Temporal ${server.cliVersion} on ${server.address}, sandbox ${sandbox.videoBaseUrl} ${sandbox.reviewBaseUrl}`);
+    await Promise.all([...workers.map((w) => w.waitReady(180_000)), receiver.waitReady(120_000)]);
+    say(
+      `stack up in ${((Date.now() - t0) / 1000).toFixed(1)} s: Temporal ${server.cliVersion} on ${server.address}, sandbox ${sandbox.videoBaseUrl} ${sandbox.reviewBaseUrl}`,
+    );
 
-    const faults = new FaultInjector(sandbox, rng, { requests: o.requestsBetweenFaults, callbacks: o.callbacksBetweenFaults }, o.hangMs);
-    const chaos = new Chaos(rng, o, worker, receiver);
+    const faults = new FaultInjector(
+      sandbox,
+      rng,
+      { requests: o.requestsBetweenFaults, callbacks: o.callbacksBetweenFaults },
+      o.hangMs,
+    );
+    const chaos = new Chaos(rng, o, workers, receiver);
     const errors: string[] = [];
     const stopAt = Math.max(1, Math.ceil(o.jobs * o.serverStopAtShare));
     let outage: Promise<ServerOutage> | undefined;
@@ -140,9 +179,10 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       onStarted: (n) => {
         started = n;
         if (n === stopAt) {
-          const hold = { beforeMs: o.sandbox.videoDurationMs + 2_000, afterMs: o.timing.createAmbiguityGraceMs + 5_000 };
-          outage = chaos.serverOutage(server, connection!, faults, hold);
-          outage.catch((err: unknown) => errors.push(`server outage: ${err instanceof Error ? err.message : String(err)}`));
+          outage = chaos.serverOutage(server, connection!);
+          outage.catch((err: unknown) =>
+            errors.push(`server outage: ${err instanceof Error ? err.message : String(err)}`),
+          );
         }
       },
       onFinished: () => void finished++,
@@ -157,36 +197,57 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     say(`jobs done in ${(jobPhaseMs / 1000).toFixed(1)} s; checking`);
 
     if (records.some((r) => r.outcome === 'not finished')) {
-      await worker.waitReady(60_000).catch(() => undefined);
+      await Promise.all(workers.map((w) => w.waitReady(60_000).catch(() => undefined)));
       await describeLost(client, records);
     }
     const snapshot = snapshotOf(sandbox);
     // The evidence behind the figures, for whoever wants to look again (credentials blanked out).
-    writeFileSync(join(outDir, 'sandbox.json'), JSON.stringify({ ...snapshot, requests: snapshot.requests.map(withoutCredentials) }));
-    const histories = await fetchHistories(client, jobs.map((j) => j.workflowId));
+    writeFileSync(
+      join(outDir, 'sandbox.json'),
+      JSON.stringify({ ...snapshot, requests: snapshot.requests.map(withoutCredentials) }),
+    );
+    const histories = await fetchHistories(
+      client,
+      jobs.map((j) => j.workflowId),
+    );
     if (o.dumpHistories) dumpHistories(join(outDir, 'histories.jsonl'), histories);
-    const verdict = verdictOf(records, snapshot, histories, { minQueryIntervalMs: o.timing.reviewMinQueryIntervalMs, clientTimeoutMs: o.httpTimeoutMs });
+    const verdict = verdictOf(records, snapshot, histories, {
+      minQueryIntervalMs: o.timing.reviewMinQueryIntervalMs,
+      clientTimeoutMs: o.httpTimeoutMs,
+    });
 
-    await Promise.all([worker.stop(), receiver.stop()]);
+    await Promise.all([...workers.map((w) => w.stop()), receiver.stop()]);
     errors.push(...records.flatMap((r) => (r.error ? [r.error] : [])));
     // Every error the runner saw, as a log of its own: scanned with the others, here and by the soak test.
     writeFileSync(join(logDir, 'runner-errors.log'), errors.map((e) => `${e}\n`).join(''));
     const secretScan = scanForSecrets(secrets, { histories, logDir, errors });
-    const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, ...options } = o;
+    const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, seeds: _s, ...options } = o;
     const report: SoakReport = {
-      ok: verdict.jobs.lost === 0 && verdict.duplicateTasks === 0 && verdict.violations.length === 0 && secretScan.hits.length === 0,
+      ok: verdictOk(verdict) && secretScan.hits.length === 0,
       startedAt: new Date(t0).toISOString(),
       durationMs: 0,
       jobPhaseMs,
       outDir,
       options,
-      environment: { node: process.version, cpus: availableParallelism(), platform: `${process.platform}-${process.arch}`, temporalCli: server.cliVersion },
+      environment: {
+        node: process.version,
+        cpus: availableParallelism(),
+        platform: `${process.platform}-${process.arch}`,
+        temporalCli: server.cliVersion,
+      },
       verdict,
       faults: { ...faultCounts(snapshot), armed: { ...faults.armed } },
       chaos: {
+        workers: workers.length,
         workerKills: chaos.counts.workerKills,
-        workerStarts: worker.counts.starts,
-        workerUnexpectedExits: worker.counts.unexpectedExits,
+        workerStarts: workers.reduce((n, w) => n + w.counts.starts, 0),
+        workerUnexpectedExits: workers.reduce((n, w) => n + w.counts.unexpectedExits, 0),
+        perWorker: workers.map((w, i) => ({
+          name: w.name,
+          kills: chaos.counts.workerKillsEach[i]!,
+          starts: w.counts.starts,
+          unexpectedExits: w.counts.unexpectedExits,
+        })),
         receiverRestarts: chaos.counts.receiverRestarts,
         receiverStarts: receiver.counts.starts,
         receiverUnexpectedExits: receiver.counts.unexpectedExits,
@@ -199,7 +260,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     report.durationMs = Date.now() - t0;
     return report;
   } finally {
-    await Promise.allSettled([worker.stop(), receiver.stop()]);
+    await Promise.allSettled([...workers.map((w) => w.stop()), receiver.stop()]);
     await connection?.close().catch(() => undefined);
     await server.process.stop();
     await sandbox.close();
@@ -214,14 +275,21 @@ function withoutCredentials(e: RequestLogEntry): RequestLogEntry {
 }
 
 function snapshotOf(sandbox: Sandbox): SandboxSnapshot {
-  return { requests: sandbox.requests(), callbacks: sandbox.callbacks(), videoTasks: sandbox.videoTasks(), reviewTasks: sandbox.reviewTasks() };
+  return {
+    requests: sandbox.requests(),
+    callbacks: sandbox.callbacks(),
+    videoTasks: sandbox.videoTasks(),
+    reviewTasks: sandbox.reviewTasks(),
+  };
 }
 
 /** A job still running at its deadline: what its `progress` query says, for the report. */
 async function describeLost(client: Client, records: JobRecord[]): Promise<void> {
   for (const r of records.filter((x) => x.outcome === 'not finished')) {
     try {
-      const p = await client.connection.withDeadline(Date.now() + 5_000, () => client.workflow.getHandle(r.job.workflowId).query<Progress>('progress'));
+      const p = await client.connection.withDeadline(Date.now() + 5_000, () =>
+        client.workflow.getHandle(r.job.workflowId).query<Progress>('progress'),
+      );
       r.error = `stage ${p.stage}, task ${p.taskId ?? '-'}, state ${p.state ?? '-'}, last error ${p.lastError ?? '-'}`;
     } catch (err) {
       r.error = `no progress: ${err instanceof Error ? err.message : String(err)}`;
@@ -235,7 +303,10 @@ function dumpHistories(file: string, histories: Map<string, string>): void {
 }
 
 function latency(records: JobRecord[]): SoakReport['latencyMs'] {
-  const d = records.filter((r) => r.endedAt && r.startedAt).map((r) => r.endedAt! - r.startedAt!).sort((a, b) => a - b);
+  const d = records
+    .filter((r) => r.endedAt && r.startedAt)
+    .map((r) => r.endedAt! - r.startedAt!)
+    .sort((a, b) => a - b);
   const at = (q: number) => d[Math.min(d.length - 1, Math.floor(q * d.length))] ?? 0;
   return { p50: at(0.5), p95: at(0.95), max: d[d.length - 1] ?? 0 };
 }

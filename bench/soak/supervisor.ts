@@ -33,6 +33,10 @@ export class Supervised {
     this.log = createWriteStream(o.logFile, { flags: 'a' });
   }
 
+  get name(): string {
+    return this.o.name;
+  }
+
   get ready(): boolean {
     return this.isReady;
   }
@@ -41,7 +45,11 @@ export class Supervised {
     if (this.stopping || this.child) return;
     this.counts.starts++;
     this.isReady = false;
-    const child = spawn(this.o.command, this.o.args, { env: this.o.env, cwd: this.o.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.o.command, this.o.args, {
+      env: this.o.env,
+      cwd: this.o.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.log.write(`--- ${new Date().toISOString()} ${this.o.name} start #${this.counts.starts} pid ${child.pid}\n`);
     const onData = (chunk: Buffer) => {
@@ -54,10 +62,13 @@ export class Supervised {
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.on('exit', (code, signal) => {
-      this.log.write(`--- ${new Date().toISOString()} ${this.o.name} pid ${child.pid} exited (${signal ?? `code ${code}`})\n`);
+      this.log.write(
+        `--- ${new Date().toISOString()} ${this.o.name} pid ${child.pid} exited (${signal ?? `code ${code}`})\n`,
+      );
       if (this.child === child) this.child = undefined;
       this.isReady = false;
-      if (child.pid !== undefined && !this.killedPids.delete(child.pid) && !this.stopping) this.counts.unexpectedExits++;
+      if (child.pid !== undefined && !this.killedPids.delete(child.pid) && !this.stopping)
+        this.counts.unexpectedExits++;
       if (!this.stopping && !this.paused) this.restartTimer = setTimeout(() => this.start(), this.o.restartDelayMs);
     });
   }
@@ -72,7 +83,10 @@ export class Supervised {
   waitReady(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${this.o.name} not ready after ${timeoutMs} ms (see ${this.o.logFile})`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`${this.o.name} not ready after ${timeoutMs} ms (see ${this.o.logFile})`)),
+        timeoutMs,
+      );
     });
     return Promise.race([this.whenReady(), late]).finally(() => clearTimeout(timer));
   }

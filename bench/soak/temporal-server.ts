@@ -29,18 +29,27 @@ export function temporalServer(opts: { outDir: string; port: number }): Temporal
   const cli = locateTemporalCli();
   if (!cli.path) throw new Error(`the soak needs the Temporal CLI: ${cli.route}`);
   const args = [
-    'server', 'start-dev',
-    '--db-filename', join(opts.outDir, 'temporal.db'),
-    '--port', String(opts.port),
-    '--ip', '127.0.0.1',
+    'server',
+    'start-dev',
+    '--db-filename',
+    join(opts.outDir, 'temporal.db'),
+    '--port',
+    String(opts.port),
+    '--ip',
+    '127.0.0.1',
     '--headless',
-    '--namespace', 'default',
-    '--log-level', 'error',
-    '--dynamic-config-value', 'frontend.enableServerVersionCheck=false',
+    '--namespace',
+    'default',
+    '--log-level',
+    'error',
+    '--dynamic-config-value',
+    'frontend.enableServerVersionCheck=false',
     // Write-ahead log: commits survive a killed process (not a power cut) without an fsync per write,
     // which on a busy disk made every workflow task miss its deadline.
-    '--sqlite-pragma', 'journal_mode=wal',
-    '--sqlite-pragma', 'synchronous=normal',
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     ...allSearchAttributes.flatMap((a) => ['--search-attribute', `${a.name}=${CLI_TYPES[a.type] ?? 'Keyword'}`]),
   ];
   const supervised = new Supervised({
@@ -60,10 +69,17 @@ export function temporalServer(opts: { outDir: string; port: number }): Temporal
       const end = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await connection.withDeadline(Date.now() + 2_000, () => connection.workflowService.describeNamespace({ namespace: 'default' }));
+          await connection.withDeadline(Date.now() + 2_000, () =>
+            connection.workflowService.describeNamespace({ namespace: 'default' }),
+          );
           return;
         } catch (err) {
-          if (Date.now() > end) throw new Error(`Temporal server not serving after ${timeoutMs} ms: ${err instanceof Error ? err.message : String(err)}`);
+          if (Date.now() > end) {
+            throw new Error(
+              `Temporal server not serving after ${timeoutMs} ms: ${err instanceof Error ? err.message : String(err)}`,
+              { cause: err },
+            );
+          }
           await new Promise((r) => setTimeout(r, 300));
         }
       }
