@@ -3,13 +3,12 @@
 // dev server gives the same verdict (InvalidInput with those problems, or a running job), never a
 // failed workflow task.
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FailureType } from '../../src/model/failure-types.js';
 import type { Progress } from '../../src/workflows/definitions.js';
 import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { failureOf } from '../support/failures.js';
 import { startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { anyInput, asJson, mutatedInput, validShapeInput } from '../support/input-arbitraries.js';
@@ -105,15 +104,9 @@ describe('ReviewThenGenerate on the dev server with arbitrary input', () => {
         const handle = await stack.start(input as never, `prop-input-${randomUUID()}`);
         if (!expected.ok) {
           invalid++;
-          const err = await handle.result().then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(err).toBeInstanceOf(WorkflowFailedError);
-          const cause = (err as WorkflowFailedError).cause;
-          expect(cause).toBeInstanceOf(ApplicationFailure);
-          expect((cause as ApplicationFailure).type).toBe(FailureType.InvalidInput);
-          expect((cause as ApplicationFailure).details?.[0]).toEqual({ problems: expected.problems });
+          const cause = await failureOf(handle);
+          expect(cause.type).toBe(FailureType.InvalidInput);
+          expect(cause.details?.[0]).toEqual({ problems: expected.problems });
         } else {
           valid++;
           // The query handler is set once validation passed: an answer proves the first workflow task completed.
