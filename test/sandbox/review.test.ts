@@ -322,6 +322,8 @@ describe('review callback', () => {
     const receiver = await startReceiver();
     receiver.status = 500;
     await reviewToEnd(http, sb, ['https://cdn.example.com/cb/2.jpg'], { callback_url: `${receiver.url}/r` });
+    // The callback goes out after the task is final: let it reach the receiver before closing it.
+    await waitFor(() => sb.callbacks().length === 1, 5_000, 'the first callback attempt');
     await receiver.close();
     await reviewToEnd(http, sb, ['https://cdn.example.com/cb/3.jpg'], { callback_url: `${receiver.url}/gone` });
     await waitFor(() => sb.callbacks().length === 2, 5_000, 'two callback attempts');
