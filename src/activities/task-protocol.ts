@@ -7,7 +7,7 @@
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { InternalFailureType, type RetryAfterRaised } from '../model/failure-types.js';
+import { InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
 
@@ -67,6 +67,36 @@ function retryAfterOf(result: unknown): number | undefined {
 }
 
 /**
+ * The network failures before this attempt, for the 1/2/4 s backoff: kept in the heartbeat details of an
+ * activity; a local activity (the confirming query, history-v2) has none, and its earlier attempts all
+ * failed, so it counts them.
+ */
+function progressOf(ctx: Context): PollProgress {
+  if (ctx.info.isLocal) return { networkFailures: ctx.info.attempt - 1 };
+  return (ctx.info.heartbeatDetails as PollProgress | undefined) ?? { networkFailures: 0 };
+}
+
+function record(ctx: Context, progress: PollProgress): void {
+  if (!ctx.info.isLocal) ctx.heartbeat(progress);
+}
+
+/**
+ * A failed query still tells when the task may be queried next (appended to the failure's details): the
+ * workflow's clock stands still while a local activity runs in its workflow task, so the workflow could
+ * not tell when that query was made.
+ */
+function withNextQueryAt(failure: ApplicationFailure, nextQueryAt: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: failure.type ?? undefined,
+    message: failure.message,
+    nonRetryable: failure.nonRetryable ?? false,
+    details: [...(failure.details ?? []), { nextQueryAt } satisfies QueryTiming],
+    ...(failure.nextRetryDelay ? { nextRetryDelay: failure.nextRetryDelay } : {}),
+    ...(failure.category ? { category: failure.category } : {}),
+  });
+}
+
+/**
  * One query of a task per attempt, never before `notBefore`. Queries of one attempt and the next are
  * spaced by the retry timer (`nextRetryDelay`), which the server keeps: the interval holds whichever
  * worker runs the next attempt.
@@ -79,7 +109,7 @@ export async function pollOnce<T>(
   isFinal: (t: T) => boolean,
 ): Promise<T & QueryOutcome> {
   const ctx = Context.current();
-  const previous = (ctx.info.heartbeatDetails as PollProgress | undefined) ?? { networkFailures: 0 };
+  const previous = progressOf(ctx);
   const wait = (notBefore ?? 0) - Date.now();
   if (wait > LONGEST_IN_ATTEMPT_WAIT_MS) {
     throw ApplicationFailure.create({
@@ -113,15 +143,15 @@ export async function pollOnce<T>(
       const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
       const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
       const failure = toApplicationFailure(err, phase, minIntervalMs, backoff);
-      ctx.heartbeat({ networkFailures: failures } satisfies PollProgress);
-      throw failure;
+      record(ctx, { networkFailures: failures });
+      throw withNextQueryAt(failure, Date.now() + Math.max(minIntervalMs, err.retryAfterMs ?? 0));
     }
-    throw toApplicationFailure(err, phase);
+    throw withNextQueryAt(toApplicationFailure(err, phase), Date.now() + minIntervalMs);
   }
   // Spec: a Retry-After "must be obeyed when present", on a 200 that is still processing as on an error.
   const retryAfterMs = retryAfterOf(result);
   const nextDelay = Math.max(minIntervalMs, retryAfterMs ?? 0);
-  if (previous.networkFailures > 0) ctx.heartbeat({ networkFailures: 0 } satisfies PollProgress);
+  if (previous.networkFailures > 0) record(ctx, { networkFailures: 0 });
   if (untilFinal && !isFinal(result) && !raised(retryAfterMs)) {
     throw ApplicationFailure.create({
       type: InternalFailureType.NotFinalYet,

@@ -1,10 +1,12 @@
 // The callback receiver as a plain request handler: mount it in a node:http server, an Express app
 // (`app.post('/callbacks/*', handler)`) or Fastify (`reply.hijack(); handler(req.raw, reply.raw)`).
-// POST {base}/callbacks/{review|video}/{workflowId}?sig=... -> signal `reviewCallback` / `videoCallback`.
+// POST {base}/callbacks/{review|video}/{workflowId}?sig=... -> signal `reviewCallback` / `videoCallback`,
+// unless the run provably does not need it (forwarding.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { requestTarget } from '../request-target.js';
 import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
+import { decideForward } from './forwarding.js';
 import { callbackSignalFrom } from './payload.js';
 import { verifyCallbackSignature, type CallbackKind } from '../callback-signing.js';
 
@@ -114,9 +116,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload))
         return done(400, 'body is not a JSON object');
+      const callback = callbackSignalFrom(kind, payload);
+      const decision = await decideForward(options.client, workflowId, kind, callback);
+      // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
+      if (decision === 'closed' || decision === 'not found') return done(202, 'ignored');
+      if (decision !== 'forward') return done(202, `not needed (${decision})`);
       const signal = kind === 'review' ? reviewCallbackSignal : videoCallbackSignal;
       try {
-        await options.client.workflow.getHandle(workflowId).signal(signal, callbackSignalFrom(kind, payload));
+        await options.client.workflow.getHandle(workflowId).signal(signal, callback);
       } catch (err) {
         // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
         if (err instanceof WorkflowNotFoundError) return done(202, 'ignored');

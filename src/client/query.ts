@@ -4,6 +4,7 @@ import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { reviewSearchAttributesOf, type ReviewSearchAttributes } from './describe.js';
 
 export interface ReviewJobFilter {
+  /** A working stage (`reviewing`, `generating`...: running runs in it) or an outcome (`succeeded`, `failed`, `cancelled`). */
   stage?: string;
   model?: string;
   /** Runs whose ReviewTaskIds list contains this id. */
@@ -14,6 +15,18 @@ export interface ReviewJobFilter {
   executionStatus?: string;
 }
 
+/**
+ * The outcome of a closed run is its ExecutionStatus (since 0.2.0 the search index keeps the last working
+ * stage reached, so a failed run still says where it failed).
+ */
+const OUTCOME_STATUS: Record<string, string> = { succeeded: 'Completed', failed: 'Failed', cancelled: 'Canceled' };
+
+function stageClauses(stage: string): string[] {
+  const outcome = OUTCOME_STATUS[stage];
+  if (outcome) return [`ExecutionStatus="${outcome}"`];
+  return [`ReviewStage=${literal('stage', stage)}`, 'ExecutionStatus="Running"'];
+}
+
 function literal(field: string, value: string): string {
   if (/["'\\\n\r]/.test(value)) throw new Error(`${field} must not contain quotes, backslashes or line breaks`);
   return `"${value}"`;
@@ -22,7 +35,7 @@ function literal(field: string, value: string): string {
 /** A visibility query for ReviewThenGenerate runs matching every given field. */
 export function reviewJobQuery(filter: ReviewJobFilter): string {
   const clauses = ['WorkflowType="ReviewThenGenerate"'];
-  if (filter.stage !== undefined) clauses.push(`ReviewStage=${literal('stage', filter.stage)}`);
+  if (filter.stage !== undefined) clauses.push(...stageClauses(filter.stage));
   if (filter.model !== undefined) clauses.push(`VideoModel=${literal('model', filter.model)}`);
   if (filter.reviewTaskId !== undefined) clauses.push(`ReviewTaskIds=${literal('reviewTaskId', filter.reviewTaskId)}`);
   if (filter.videoTaskId !== undefined) clauses.push(`VideoTaskId=${literal('videoTaskId', filter.videoTaskId)}`);

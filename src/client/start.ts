@@ -92,7 +92,7 @@ export async function startReviewThenGenerate(client: Client, options: StartJobO
     options.searchAttributes === false
       ? []
       : [
-          { key: ReviewStage, value: 'queued' },
+          { key: ReviewStage, value: 'reviewing' },
           { key: VideoModel, value: meta.model },
           ...(validation.job.batchId ? [{ key: BatchId, value: validation.job.batchId }] : []),
         ];

@@ -44,3 +44,8 @@ export interface RetryAfterRaised {
   retryAfterMs: number;
   nextQueryAt: number;
 }
+
+/** Appended to the details of every failed query: when the task may be queried next (epoch ms). */
+export interface QueryTiming {
+  nextQueryAt: number;
+}

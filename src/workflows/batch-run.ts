@@ -121,7 +121,7 @@ export class BatchRun {
     const base = { index: entry.index, workflowId, ...(entry.line !== undefined ? { line: entry.line } : {}) };
     const searchAttributes: SearchAttributePair[] = this.o.indexed
       ? [
-          { key: ReviewStage, value: 'queued' },
+          { key: ReviewStage, value: 'reviewing' },
           { key: VideoModel, value: entry.metadata.model },
           { key: BatchId, value: this.state.batchId },
         ]

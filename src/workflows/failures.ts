@@ -3,7 +3,7 @@
 // and the mapping of whatever ended a run onto the public failure types (design: public contract).
 import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { FailureType, InternalFailureType, type RetryAfterRaised } from '../model/failure-types.js';
+import { FailureType, InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
 
 // ---- What an activity failure means --------------------------------------------------------------
 
@@ -29,13 +29,32 @@ export function retryAfterRaisedOf(err: unknown): RetryAfterRaised | undefined {
   return cause?.type === InternalFailureType.RetryAfterRaised ? (cause.details?.[0] as RetryAfterRaised) : undefined;
 }
 
+/** When a failed query says its task may be queried next (see QueryTiming), if it says so. */
+export function nextQueryAtOf(err: unknown): number | undefined {
+  const details = applicationCause(err)?.details ?? [];
+  const timing = [...details]
+    .reverse()
+    .find((d): d is QueryTiming => typeof (d as QueryTiming | null)?.nextQueryAt === 'number');
+  return timing?.nextQueryAt;
+}
+
 /** The activity failed in a way its retries cannot change (a final answer of the service). */
 export function isFinalFailure(err: unknown): boolean {
   return applicationCause(err)?.nonRetryable === true;
 }
 
+/**
+ * The failure an activity call ended with: the cause of an ActivityFailure, or the ApplicationFailure
+ * itself, which is how this SDK reports the failure of a local activity (the confirming queries).
+ */
 function applicationCause(err: unknown): ApplicationFailure | undefined {
-  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  if (err instanceof ActivityFailure) return err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  return err instanceof ApplicationFailure ? err : undefined;
+}
+
+/** An activity call (local or not) failed, as opposed to the workflow code around it. */
+export function isActivityCallFailure(err: unknown): boolean {
+  return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TimeoutFailure;
 }
 
 // ---- Ambiguous submits ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { FailureType } from '../model/failure-types.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './failures.js';
 import type { ApprovedAsset } from './definitions.js';
+import { pollActivityId } from './history-version.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
@@ -98,10 +99,14 @@ export async function waitForVideo(
             { taskId, minIntervalMs: 0, untilFinal: false, ...pacing },
           ]),
         ),
-      poll: (cadenceMs, scheduleToCloseMs) =>
+      poll: (cadenceMs, scheduleToCloseMs, fallback) =>
         run.queryInTurn(key, (pacing) =>
           run.acts
-            .polling(scheduleToCloseMs, `poll video task ${taskId}`)
+            .polling(
+              scheduleToCloseMs,
+              `poll video task ${taskId}`,
+              fallback ? undefined : pollActivityId('video', taskId),
+            )
             .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...pacing }),
         ),
       isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
@@ -110,7 +115,7 @@ export async function waitForVideo(
         run.observeVideo(r);
       },
       onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
-      onQueryWithoutAnswer: () => run.recordQueryWithoutAnswer(key, 0),
+      onQueryWithoutAnswer: (err) => run.recordQueryWithoutAnswer(key, 0, err),
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {
@@ -160,7 +165,7 @@ export async function cancelOrphans(run: RunState): Promise<void> {
   for (const orphan of run.orphanTaskIds()) {
     run.noteOrphanCancelled(orphan);
     await CancellationScope.nonCancellable(() =>
-      run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [
+      run.acts.cancelling.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [
         { taskId: orphan },
       ]),
     ).catch(() => undefined); // best effort: the run's own outcome does not depend on it

@@ -5,6 +5,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
+import { pollActivityId } from './history-version.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
@@ -104,10 +105,14 @@ async function waitForReview(
             { ...query, untilFinal: false, ...pacing },
           ]),
         ),
-      poll: (cadenceMs, scheduleToCloseMs) =>
+      poll: (cadenceMs, scheduleToCloseMs, fallback) =>
         run.queryInTurn(key, (pacing) =>
           run.acts
-            .polling(scheduleToCloseMs, `poll review task ${taskId}`)
+            .polling(
+              scheduleToCloseMs,
+              `poll review task ${taskId}`,
+              fallback ? undefined : pollActivityId('review', taskId),
+            )
             .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...pacing }),
         ),
       isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
@@ -116,7 +121,7 @@ async function waitForReview(
         run.observeReview(index, r);
       },
       onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
-      onQueryWithoutAnswer: () => run.recordQueryWithoutAnswer(key, t.reviewMinQueryIntervalMs),
+      onQueryWithoutAnswer: (err) => run.recordQueryWithoutAnswer(key, t.reviewMinQueryIntervalMs, err),
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {

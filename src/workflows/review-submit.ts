@@ -176,7 +176,7 @@ async function readTask(
     if (isCancellation(err)) throw err;
     const raised = retryAfterRaisedOf(err);
     if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
-    else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs);
+    else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs, err);
     return !raised && isFinalFailure(err) ? 'unreadable' : undefined;
   }
 }

@@ -13,10 +13,12 @@ import {
 import { asPublicFailure, invalidInput } from './failures.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
+import { historyShape } from './history-version.js';
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
 import { storeVideo } from './store-stage.js';
+import { indexStage, indexWorkingStage, showProgress } from './visibility.js';
 
 export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promise<ReviewThenGenerateResult> {
   const validation = validateReviewThenGenerateInput(input);
@@ -25,7 +27,13 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();
-  const run = new RunState(job, reviewThenGenerateActivities(job.timing));
+  const shape = historyShape();
+  const run = new RunState(
+    job,
+    reviewThenGenerateActivities(job.timing, shape),
+    showProgress,
+    shape.v2 ? indexWorkingStage : indexStage,
+  );
   setHandler(progressQuery, () => run.progress);
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
@@ -63,7 +71,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       const taskId = run.progress.taskId;
       if (taskId) {
         await CancellationScope.nonCancellable(() =>
-          run.acts.confirming.rtgCancelVideoTask.executeWithOptions({ summary: `cancel video task ${taskId}` }, [
+          run.acts.cancelling.rtgCancelVideoTask.executeWithOptions({ summary: `cancel video task ${taskId}` }, [
             { taskId },
           ]),
         );

@@ -6,6 +6,7 @@ import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-t
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunActivities } from './run-activities.js';
+import { nextQueryAtOf } from './failures.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
 export const FINAL_VIDEO_STATES = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
@@ -129,12 +130,14 @@ export class RunState {
   }
 
   /**
-   * A query activity ended without telling when it last queried (failed, or a poll stopped for a
-   * callback): that was before now, and no attempt of it was told to wait longer than the known
-   * Retry-After (it would have ended to report it).
+   * A query activity ended without an answer (failed, or a poll stopped for a callback). A failed query
+   * says when the task may be queried next (`err`, see nextQueryAtOf); otherwise its last query was before
+   * now, and no attempt of it was told to wait longer than the known Retry-After (it would have ended to
+   * report it).
    */
-  recordQueryWithoutAnswer(key: string, minIntervalMs: number) {
-    this.recordQuery(key, Date.now() + Math.max(minIntervalMs, this.knownRetryAfterMs.get(key) ?? 0));
+  recordQueryWithoutAnswer(key: string, minIntervalMs: number, err?: unknown) {
+    const fromNow = Date.now() + Math.max(minIntervalMs, this.knownRetryAfterMs.get(key) ?? 0);
+    this.recordQuery(key, Math.max(fromNow, nextQueryAtOf(err) ?? 0));
   }
 
   setStage(stage: Stage) {

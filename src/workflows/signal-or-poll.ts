@@ -5,9 +5,9 @@
 // Polling is one activity whose retries do the loop, so history does not grow with the number of polls.
 // Every query is paced from the run's own record (see RunState.queryPacing), so the minimum interval and
 // every Retry-After hold across workers.
-import { ActivityFailure, CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { RetryAfterRaised } from '../model/failure-types.js';
-import { isActivityTimeout, isStoppedActivity, retryAfterRaisedOf } from './failures.js';
+import { isActivityCallFailure, isActivityTimeout, isStoppedActivity, retryAfterRaisedOf } from './failures.js';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;
@@ -22,16 +22,17 @@ export interface WaitOptions<T> {
   confirm: () => Promise<T>;
   /**
    * Polls until final through activity retries, at `cadenceMs`, bounded by `scheduleToCloseMs`; returns
-   * early (not final) when an answer asked for a longer Retry-After than the run knew.
+   * early (not final) when an answer asked for a longer Retry-After than the run knew. `fallback`: the
+   * slow poll of a job that waits for callbacks (false: the job polls).
    */
-  poll: (cadenceMs: number, scheduleToCloseMs: number) => Promise<T>;
+  poll: (cadenceMs: number, scheduleToCloseMs: number, fallback: boolean) => Promise<T>;
   isFinal: (t: T) => boolean;
   /** Every answer the run sees (records its pacing and progress). */
   onObserved: (t: T) => void;
   /** A query ended in an error asking for a longer Retry-After: record it. */
   onRetryAfter: (r: RetryAfterRaised) => void;
-  /** A query activity ended without an answer (failed, or a poll stopped for a callback): record it. */
-  onQueryWithoutAnswer: () => void;
+  /** A query activity ended without an answer (failed: `err`; or a poll stopped for a callback): record it. */
+  onQueryWithoutAnswer: (err?: unknown) => void;
 }
 
 export class WaitTimedOut extends Error {}
@@ -42,7 +43,7 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
   /** One polling activity; undefined when it ended early to report a longer Retry-After. */
   const pollUntilFinal = async (cadenceMs: number): Promise<T | undefined> => {
     try {
-      const polled = await o.poll(cadenceMs, Math.max(remaining(), 1_000));
+      const polled = await o.poll(cadenceMs, Math.max(remaining(), 1_000), o.callbacksOn);
       o.onObserved(polled);
       return o.isFinal(polled) ? polled : undefined;
     } catch (err) {
@@ -63,10 +64,10 @@ export async function waitForFinal<T>(o: WaitOptions<T>): Promise<T> {
       o.onObserved(confirmed);
       return confirmed;
     } catch (err) {
-      if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+      if (isCancellation(err) || !isActivityCallFailure(err)) throw err;
       const raised = retryAfterRaisedOf(err);
       if (raised) o.onRetryAfter(raised);
-      else o.onQueryWithoutAnswer();
+      else o.onQueryWithoutAnswer(err);
       return undefined;
     }
   };

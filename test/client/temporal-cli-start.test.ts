@@ -42,7 +42,7 @@ function readmeCommand(workflowId: string, taskQueue: string): string[] {
     '--id-reuse-policy',
     'RejectDuplicate',
     '--search-attribute',
-    'ReviewStage="queued"',
+    'ReviewStage="reviewing"',
     '--search-attribute',
     'VideoModel="video-model-1"',
     '--static-summary',
@@ -80,10 +80,12 @@ describe('temporal workflow start (real Temporal CLI)', () => {
       'video.get': 1,
     });
 
-    // Started with ReviewStage set, the run keeps its search attributes up to date.
+    // Started with ReviewStage set, the run keeps its search attributes up to date: the last working stage
+    // it reached stays, and ExecutionStatus says how it ended.
     const d = await describeRun(client, workflowId);
+    expect(d.status).toBe('COMPLETED');
     expect(d.searchAttributes).toMatchObject({
-      ReviewStage: 'succeeded',
+      ReviewStage: 'generating',
       VideoModel: 'video-model-1',
       VideoTaskId: result.taskId,
     });

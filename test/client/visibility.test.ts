@@ -65,12 +65,20 @@ afterAll(async () => {
 const ours = (ids: string[]) => ids.filter((id) => id.endsWith(tag)).sort();
 
 describe('search attributes and list filters', () => {
-  it('ReviewStage finds runs by stage', async () => {
+  it('ReviewStage finds running runs by stage; ExecutionStatus finds them by outcome', async () => {
     const client = await testClient();
-    const generating = await waitForList(client, 'ReviewStage="generating"', (ids) => ours(ids).length === 1);
+    const generating = await waitForList(
+      client,
+      'ReviewStage="generating" AND ExecutionStatus="Running"',
+      (ids) => ours(ids).length === 1,
+    );
     expect(ours(generating)).toEqual([slow.workflowId]);
-    const succeeded = await waitForList(client, 'ReviewStage="succeeded"', (ids) => ours(ids).length === 2);
+    const succeeded = await waitForList(client, 'ExecutionStatus="Completed"', (ids) => ours(ids).length === 2);
     expect(ours(succeeded)).toEqual([batched.workflowId, done.workflowId].sort());
+    // A closed run keeps the last working stage it reached.
+    const reached = await waitForList(client, 'ReviewStage="generating"', (ids) => ours(ids).length === 3);
+    expect(ours(reached)).toEqual([batched.workflowId, done.workflowId, slow.workflowId].sort());
+    expect(ours((await listRuns(client, { stage: 'succeeded' })).map((r) => r.workflowId))).toEqual(ours(succeeded));
   });
 
   it('VideoModel, ReviewTaskIds, VideoTaskId and BatchId each find exactly the right run', async () => {
@@ -92,7 +100,7 @@ describe('search attributes and list filters', () => {
     expect(listed.map((r) => r.workflowId)).toEqual([slow.workflowId]);
     expect(listed[0]!.searchAttributes).toMatchObject({ ReviewStage: 'generating', VideoModel: modelB });
     expect(reviewJobQuery({ stage: 'generating', batchId: 'b1' })).toBe(
-      'WorkflowType="ReviewThenGenerate" AND ReviewStage="generating" AND BatchId="b1"',
+      'WorkflowType="ReviewThenGenerate" AND ReviewStage="generating" AND ExecutionStatus="Running" AND BatchId="b1"',
     );
   });
 

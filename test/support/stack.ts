@@ -5,6 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
+import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
@@ -59,9 +60,13 @@ export interface StackOptions {
   workerProcesses?: number;
 }
 
+export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
+
 export interface Stack {
   sandbox: Sandbox;
   receiver: CallbackServer;
+  /** What the receiver did with each callback, in arrival order. */
+  callbackOutcomes: CallbackOutcome[];
   worker: RunningWorker | undefined;
   /** Starts (another) in-process worker on the stack's task queue. */
   startWorker(): Promise<RunningWorker>;
@@ -92,7 +97,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The receiver listens on loopback: the sandbox and the clients must accept private addresses.
   const sandbox = await startSandbox({ allowPrivateUrls: true, ...options.sandbox });
   const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
-  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const callbackOutcomes: CallbackOutcome[] = [];
+  const receiver = await startCallbackServer({
+    client,
+    secret,
+    host: '127.0.0.1',
+    port: 0,
+    onOutcome: (o) => callbackOutcomes.push(o),
+  });
   const timeoutMs = options.httpTimeoutMs ?? 2_000;
   const clients = {
     video: new VideoClient({
@@ -144,6 +156,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return {
     sandbox,
     receiver,
+    callbackOutcomes,
     worker,
     startWorker: launch,
     taskQueue,

@@ -1,6 +1,9 @@
-// What a job costs on Temporal, counted from its history (BENCHMARKS.md has the same counts at scale):
-// started as our client helper starts it (search attributes set), with callbacks and polling. The search
-// index changes once per stage users filter on (reviewing, generating, the end), not at every step.
+// What a job costs on Temporal, counted from its history (BENCHMARKS.md has the same counts at scale),
+// started as our client helper starts it (search attributes set, `ReviewStage` already `reviewing`):
+// - with callbacks: at most 10 billable actions and 35 events;
+// - polling: at most 5 actions beyond the polls themselves, and no signal at all (the receiver drops the
+//   callbacks of a task the run polls).
+// The video task runs for 4 s here, so that its `running` callback comes after the run has indexed it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startReviewThenGenerate } from '../../src/client/start.js';
@@ -13,35 +16,46 @@ withStack({}, (s) => (stack = s));
 
 async function runAndCost(callbacks: boolean) {
   const client = await testClient();
-  const handle = await startReviewThenGenerate(client, {
-    businessKey: `cost-${randomUUID()}`,
-    taskQueue: stack.taskQueue,
-    input: imageJob(`https://cdn.example.com/cost/${callbacks ? 'cb' : 'poll'}.jpg`, { callbacks }),
-  });
+  const marker = `cost-${randomUUID()}`;
+  stack.sandbox.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 4_000);
+  const input = imageJob(`https://cdn.example.com/cost/${callbacks ? 'cb' : 'poll'}.jpg`, { callbacks });
+  const content = input.task.content as Array<Record<string, unknown>>;
+  input.task.content = [{ type: 'text', text: `A person walks along the beach ${marker}` }, ...content.slice(1)];
+  const handle = await startReviewThenGenerate(client, { businessKey: marker, taskQueue: stack.taskQueue, input });
   stack.handles.push(client.workflow.getHandle(handle.workflowId));
   expect((await handle.result()).state).toBe('succeeded');
-  return costOf(await client.workflow.getHandle(handle.workflowId).fetchHistory());
+  return { marker, ...costOf(await client.workflow.getHandle(handle.workflowId).fetchHistory()) };
 }
 
 describe('cost of one job', () => {
-  it('with callbacks: four activities, three search-attribute upserts', async () => {
+  it('with callbacks: at most 10 actions and 35 events; the confirming queries are local activities', async () => {
     stack.sandbox.reset();
     const cost = await runAndCost(true);
     console.log(`callbacks: ${cost.events} events, ${cost.actions} actions ${JSON.stringify(cost.byKind)}`);
-    expect(cost.byKind['search-attribute upserts']).toBe(3);
-    expect(cost.byKind['activity attempts']).toBe(4);
-    expect(cost.byKind.start).toBe(1);
+    expect(cost.byKind).toEqual({
+      start: 1,
+      'activity attempts': 2, // the review submit and the create
+      'local activities': 2, // one confirming query per callback
+      signals: 2, // the final review and video callbacks; `running` is dropped by the receiver
+      timers: 2, // the fallback of each wait
+      'search-attribute upserts': 1, // `generating`; `reviewing` was set at start, the outcome is ExecutionStatus
+    });
+    expect(cost.actions).toBeLessThanOrEqual(10);
+    expect(cost.events).toBeLessThanOrEqual(35);
   });
 
-  it('polling: three search-attribute upserts, and the polls are the activity attempts', async () => {
+  it('polling: at most 5 actions beyond the polls, no signal', async () => {
     stack.sandbox.reset();
-    const cost = await runAndCost(false);
+    const { marker, ...cost } = await runAndCost(false);
     console.log(`polling: ${cost.events} events, ${cost.actions} actions ${JSON.stringify(cost.byKind)}`);
-    expect(cost.byKind['search-attribute upserts']).toBe(3);
-    const queries = stack.sandbox
-      .requests()
-      .filter((r) => r.operation === 'review.query' || r.operation === 'video.get').length;
+    const requests = stack.sandbox.requests();
+    const polls = requests.filter((r) => r.operation === 'review.query' || r.operation === 'video.get').length;
     // One attempt per query, plus the review submit and the create.
-    expect(cost.byKind['activity attempts']).toBe(queries + 2);
+    expect(cost.byKind['activity attempts']).toBe(polls + 2);
+    expect(cost.byKind.signals).toBeUndefined();
+    expect(cost.actions - polls).toBeLessThanOrEqual(5);
+    // The service did call back; the receiver saw that the run polls the task and sent no signal.
+    const dropped = stack.callbackOutcomes.filter((o) => o.workflowId === marker && o.outcome.startsWith('not needed'));
+    expect(dropped.map((o) => o.kind)).toContain('review');
   });
 });

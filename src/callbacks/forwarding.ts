@@ -1,0 +1,59 @@
+// Which callbacks become signals. A signal is a billable action and four history events, so the receiver
+// asks the server first (DescribeWorkflowExecution: no action, no event) and drops a callback that the run
+// provably does not need:
+// - the run polls that very task (a polling job's polls carry the id `poll:<kind>:<taskId>`): the poll
+//   sees the same state, and a polling job reads callbacks only to find a task whose submit was
+//   answered ambiguously, which this one is not;
+// - the callback says the task is still working and the run has already indexed that task as its own
+//   (VideoTaskId / ReviewTaskIds): the workflow would ignore it.
+// Everything else is forwarded: final states, tasks the run has not claimed yet (an ambiguous submit
+// being resolved, an orphan to cancel), callbacks without a task id. When the run cannot be described,
+// the callback is forwarded too: a signal too many costs an action, a signal lost could cost a job.
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import type { CallbackKind } from '../callback-signing.js';
+import type { CallbackSignal } from '../workflows/definitions.js';
+import { pollActivityId } from '../workflows/history-version.js';
+import { ReviewTaskIds, VideoTaskId } from '../workflows/search-attributes.js';
+
+/** Statuses that say a task is still working (every other status, or none, may need the run's attention). */
+const WORKING: Record<CallbackKind, Set<string>> = {
+  video: new Set(['queued', 'running']),
+  review: new Set(['pending', 'processing']),
+};
+
+export type ForwardDecision = 'forward' | 'closed' | 'polled' | 'still working';
+
+export function forwardDecision(
+  kind: CallbackKind,
+  signal: CallbackSignal,
+  run: Pick<WorkflowExecutionDescription, 'status' | 'typedSearchAttributes' | 'raw'>,
+): ForwardDecision {
+  if (run.status.name !== 'RUNNING') return 'closed';
+  const taskId = signal.taskId;
+  if (taskId === undefined) return 'forward';
+  const polling = pollActivityId(kind, taskId);
+  if (run.raw.pendingActivities?.some((a) => a.activityId === polling)) return 'polled';
+  if (signal.status !== undefined && WORKING[kind].has(signal.status)) {
+    const indexed =
+      kind === 'video'
+        ? [run.typedSearchAttributes.get(VideoTaskId)]
+        : (run.typedSearchAttributes.get(ReviewTaskIds) ?? []);
+    if (indexed.includes(taskId)) return 'still working';
+  }
+  return 'forward';
+}
+
+/** The decision for one callback, asking the server; 'forward' when the run cannot be described. */
+export async function decideForward(
+  client: Client,
+  workflowId: string,
+  kind: CallbackKind,
+  signal: CallbackSignal,
+): Promise<ForwardDecision | 'not found'> {
+  try {
+    return forwardDecision(kind, signal, await client.workflow.getHandle(workflowId).describe());
+  } catch (err) {
+    if ((err as { name?: string }).name === 'WorkflowNotFoundError') return 'not found';
+    return 'forward';
+  }
+}
