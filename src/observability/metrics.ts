@@ -58,6 +58,7 @@ export type CallbackRejection =
   | 'bad_signature'
   | 'body_too_large'
   | 'workflow_not_found'
+  | 'not_needed'
   | 'temporal_unavailable'
   | 'internal_error';
 
@@ -98,6 +99,8 @@ export function callbackMetrics(meter: MetricMeter) {
 
 export function rejectionReason(status: number, outcome: string): CallbackRejection {
   if (outcome === 'ignored') return 'workflow_not_found';
+  // The run polls that task, or already knows it is still working (callbacks/forwarding.ts).
+  if (outcome.startsWith('not needed')) return 'not_needed';
   switch (status) {
     case 401:
       return 'bad_signature';

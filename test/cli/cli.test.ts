@@ -84,13 +84,14 @@ describe('review-video CLI', () => {
     };
     expect(d).toMatchObject({
       status: 'COMPLETED',
-      searchAttributes: { ReviewStage: 'succeeded' },
+      searchAttributes: { ReviewStage: 'generating' },
       progress: { stage: 'succeeded' },
     });
     expect(d.staticSummary).toContain('video-model-1 · 1 media');
     const text = await cli(['status', key]);
     expect(text.stdout).toContain('summary: video-model-1 · 1 media');
-    expect(text.stdout).toContain('stage: succeeded');
+    expect(text.stdout).toContain('COMPLETED');
+    expect(text.stdout).toContain('last stage: generating');
     expect(text.stdout).toContain('Stage: succeeded');
   });
 

@@ -43,7 +43,8 @@ export const status: Command = async (ctx) => {
   if (d.staticSummary) ctx.out.text(`summary: ${d.staticSummary}`);
   const sa = d.searchAttributes;
   const facts = [
-    sa.ReviewStage && `stage: ${sa.ReviewStage}`,
+    // A closed run keeps the last working stage it reached; its outcome is the status printed above.
+    sa.ReviewStage && (d.status === 'RUNNING' ? `stage: ${sa.ReviewStage}` : `last stage: ${sa.ReviewStage}`),
     sa.VideoModel && `model: ${sa.VideoModel}`,
     sa.ReviewTaskIds?.length && `review tasks: ${sa.ReviewTaskIds.join(', ')}`,
     sa.VideoTaskId && `video task: ${sa.VideoTaskId}`,
