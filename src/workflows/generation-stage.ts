@@ -7,6 +7,7 @@ import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './failures.js';
 import type { ApprovedAsset } from './definitions.js';
 import { pollActivityId } from './history-version.js';
+import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
@@ -51,25 +52,28 @@ export async function createVideoTaskOnce(
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
       run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
-      const next = await afterAmbiguousSubmit({
-        ambiguity,
-        count: ambiguous,
-        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-        graceMs: job.timing.createAmbiguityGraceMs,
-        deadline,
-        find: async (until) =>
-          (await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0)))
-            ? run.videoCallbackTaskIds[0]
-            : undefined,
-        unconfirmed: (why) =>
-          submitUnconfirmed(
-            `the video task create (model ${String(body.model)})`,
-            'the video generation service',
-            ambiguity,
-            why,
-            { stage: 'creating', model: body.model, creates: ambiguous },
-          ),
-      });
+      const next = await countedAmbiguity(
+        'video',
+        afterAmbiguousSubmit({
+          ambiguity,
+          count: ambiguous,
+          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+          graceMs: job.timing.createAmbiguityGraceMs,
+          deadline,
+          find: async (until) =>
+            (await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0)))
+              ? run.videoCallbackTaskIds[0]
+              : undefined,
+          unconfirmed: (why) =>
+            submitUnconfirmed(
+              `the video task create (model ${String(body.model)})`,
+              'the video generation service',
+              ambiguity,
+              why,
+              { stage: 'creating', model: body.model, creates: ambiguous },
+            ),
+        }),
+      );
       if (next !== 'resubmit') return { taskId: next.adopted, callbackSent: true };
     }
   }

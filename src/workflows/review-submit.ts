@@ -13,6 +13,7 @@ import {
 } from './failures.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
+import { countedAmbiguity } from './job-metrics.js';
 import type { RunState } from './run-state.js';
 
 /** One batch of one run, as the review stage works on it. */
@@ -61,15 +62,18 @@ export async function submitOnce(
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
       run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
-      const next = await afterAmbiguousSubmit({
-        ambiguity,
-        count: ambiguous,
-        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-        graceMs: job.timing.createAmbiguityGraceMs,
-        deadline: ctx.deadline,
-        find: (until) => findSubmittedTask(ctx, until),
-        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
-      });
+      const next = await countedAmbiguity(
+        'review',
+        afterAmbiguousSubmit({
+          ambiguity,
+          count: ambiguous,
+          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+          graceMs: job.timing.createAmbiguityGraceMs,
+          deadline: ctx.deadline,
+          find: (until) => findSubmittedTask(ctx, until),
+          unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+        }),
+      );
       if (next !== 'resubmit')
         return {
           taskId: next.adopted.taskId,
@@ -101,15 +105,18 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
       run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
-      await afterAmbiguousSubmit({
-        ambiguity,
-        count: ambiguous,
-        resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-        graceMs: 0,
-        deadline: ctx.deadline,
-        find: async () => undefined,
-        unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
-      });
+      await countedAmbiguity(
+        'review',
+        afterAmbiguousSubmit({
+          ambiguity,
+          count: ambiguous,
+          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+          graceMs: 0,
+          deadline: ctx.deadline,
+          find: async () => undefined,
+          unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
+        }),
+      );
       // Opted in, but the review's time is up: a submit now could only time out again.
       if (Date.now() >= ctx.deadline) throw unconfirmed(ctx, ambiguity, ambiguous)('the review time-out has passed');
     }

@@ -1,7 +1,14 @@
 // ReviewThenGenerate: media URLs -> asset review -> one video task with the approved Asset:// addresses
 // -> the finished video. Deterministic: all I/O happens in activities. The stages live in
 // review-stage.ts and generation-stage.ts; the run's state in run-state.ts.
-import { CancellationScope, CancelledFailure, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  isCancellation,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
 import {
@@ -14,6 +21,7 @@ import { asPublicFailure, invalidInput } from './failures.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { historyShape } from './history-version.js';
+import { countJob, recordStage } from './job-metrics.js';
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
@@ -23,6 +31,7 @@ import { indexStage, indexWorkingStage, showProgress } from './visibility.js';
 export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promise<ReviewThenGenerateResult> {
   const validation = validateReviewThenGenerateInput(input);
   if (!validation.ok) {
+    countJob('failed', FailureType.InvalidInput);
     throw invalidInput(formatIssues(validation.problems), validation.problems);
   }
   const job = validation.job;
@@ -40,11 +49,14 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
 
   try {
     run.setStage('reviewing');
+    const reviewStarted = Date.now();
     const assets = await reviewAll(job, run, workflowId);
+    if (job.review) recordStage('review', reviewStarted);
 
     // The create call is non-cancellable: a create under way always yields its id, so a cancel that
     // arrives meanwhile can cancel the task instead of leaving it behind.
     run.setStage('creating');
+    const generationStarted = Date.now();
     const { taskId, callbackSent } = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets));
     run.setTaskId(taskId);
     watchForOrphans(run);
@@ -53,9 +65,11 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
 
     run.setStage('generating');
     const task = await waitForVideo(job, run, taskId, callbackSent);
+    recordStage('generation', generationStarted);
     await cancelOrphans(run);
     const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;
     run.setStage('succeeded');
+    countJob('succeeded');
     return {
       taskId,
       state: 'succeeded',
@@ -78,6 +92,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       }
       await cancelOrphans(run);
       run.setStage('cancelled');
+      countJob('cancelled');
       throw err;
     }
     const failure = asPublicFailure(
@@ -86,6 +101,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     );
     await cancelOrphans(run);
     run.fail(failure);
+    countJob('failed', failure instanceof ApplicationFailure ? (failure.type ?? '') : '');
     throw failure;
   }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { METRIC_NAMES } from '../../src/observability/metrics.js';
+import { JOB_METRIC_NAMES } from '../../src/workflows/job-metrics.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { countOps, imageJob } from '../support/stack.js';
@@ -94,6 +95,10 @@ describe('metrics, health and logs of the worker and the receiver processes', ()
     }
     const ok = sandbox.requests().filter((r) => r.status >= 200 && r.status < 300).length;
     expect(metricSum(w.text, METRIC_NAMES.apiRequests, { status_class: '2xx' })).toBe(ok);
+    // Job-level, from the workflow metric meter: one per job, and each stage's duration.
+    expect(metricSum(w.text, JOB_METRIC_NAMES.jobs, { outcome: 'succeeded' })).toBe(3);
+    expect(metricSum(w.text, `${JOB_METRIC_NAMES.stageDuration}_count`, { stage: 'review' })).toBe(3);
+    expect(metricSum(w.text, `${JOB_METRIC_NAMES.stageDuration}_count`, { stage: 'generation' })).toBe(3);
     expect(w.text).not.toContain(sandbox.apiKey);
     expect(w.text).not.toMatch(/cdn\.example\.com|obs-\d-/);
 

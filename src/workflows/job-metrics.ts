@@ -1,0 +1,64 @@
+// Job-level metrics, from workflow code through the SDK's workflow metric meter: emitted by the worker's
+// Runtime exporter next to the SDK's own (PROMETHEUS_BIND_ADDRESS), never during replay, and no history
+// event. The SDK adds `namespace`, `task_queue` and `workflow_type` to each; our labels are bounded (no id).
+import { ApplicationFailure, metricMeter } from '@temporalio/workflow';
+import { FailureType } from '../model/failure-types.js';
+
+export const JOB_METRIC_NAMES = {
+  jobs: 'rtg_jobs_total',
+  stageDuration: 'rtg_job_stage_duration_seconds',
+  ambiguousSubmits: 'rtg_ambiguous_submits_total',
+} as const;
+
+// Created on first use: a workflow module is evaluated once per worker thread (preloaded), and a meter
+// call outside a workflow context would throw.
+let meters:
+  | {
+      jobs: ReturnType<typeof metricMeter.createCounter>;
+      stage: ReturnType<typeof metricMeter.createHistogram>;
+      ambiguous: ReturnType<typeof metricMeter.createCounter>;
+    }
+  | undefined;
+
+function jobMeters() {
+  meters ??= {
+    jobs: metricMeter.createCounter('rtg_jobs', '', 'Jobs ended, by outcome and failure type'),
+    stage: metricMeter.createHistogram(
+      JOB_METRIC_NAMES.stageDuration,
+      'float',
+      '',
+      'Time a job spent in review (submit to verdict) and in generation (create to final state)',
+    ),
+    ambiguous: metricMeter.createCounter(
+      'rtg_ambiguous_submits',
+      '',
+      'Submits and creates answered ambiguously, by kind and how the run resolved them',
+    ),
+  };
+  return meters;
+}
+
+export type JobOutcome = 'succeeded' | 'failed' | 'cancelled';
+
+/** One job ended; `failureType` is its public failure type when it failed. */
+export function countJob(outcome: JobOutcome, failureType = ''): void {
+  jobMeters().jobs.add(1, { outcome, failure_type: failureType });
+}
+
+/** The time one stage took, from its start (workflow time, epoch ms) to now. */
+export function recordStage(stage: 'review' | 'generation', startedAt: number): void {
+  jobMeters().stage.record(Math.max(Date.now() - startedAt, 0) / 1000, { stage });
+}
+
+/** Counts what the run did about an ambiguous review submit or create (afterAmbiguousSubmit's decision). */
+export async function countedAmbiguity<D>(kind: 'review' | 'video', decision: Promise<D>): Promise<D> {
+  try {
+    const d = await decision;
+    jobMeters().ambiguous.add(1, { kind, resolution: d === 'resubmit' ? 'resubmitted' : 'adopted' });
+    return d;
+  } catch (err) {
+    if (err instanceof ApplicationFailure && err.type === FailureType.SubmitUnconfirmed)
+      jobMeters().ambiguous.add(1, { kind, resolution: 'unconfirmed' });
+    throw err;
+  }
+}
