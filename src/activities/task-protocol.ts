@@ -9,6 +9,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
+import { nextQueryAllowedHere, recordQueryHere } from './query-spacing.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
 
 /** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
@@ -110,7 +111,7 @@ export async function pollOnce<T>(
 ): Promise<T & QueryOutcome> {
   const ctx = Context.current();
   const previous = progressOf(ctx);
-  const wait = (notBefore ?? 0) - Date.now();
+  const wait = Math.max(notBefore ?? 0, nextQueryAllowedHere(key)) - Date.now();
   if (wait > LONGEST_IN_ATTEMPT_WAIT_MS) {
     throw ApplicationFailure.create({
       type: InternalFailureType.NotFinalYet,
@@ -126,6 +127,8 @@ export async function pollOnce<T>(
   try {
     result = await query();
   } catch (err) {
+    const retryAfter = err instanceof ServiceError ? (err.retryAfterMs ?? 0) : 0;
+    recordQueryHere(key, Date.now() + Math.max(minIntervalMs, retryAfter));
     if (err instanceof ServiceError && err.retryable && raised(err.retryAfterMs)) {
       const details: RetryAfterRaised = {
         retryAfterMs: err.retryAfterMs!,
@@ -151,6 +154,7 @@ export async function pollOnce<T>(
   // Spec: a Retry-After "must be obeyed when present", on a 200 that is still processing as on an error.
   const retryAfterMs = retryAfterOf(result);
   const nextDelay = Math.max(minIntervalMs, retryAfterMs ?? 0);
+  recordQueryHere(key, Date.now() + nextDelay);
   if (previous.networkFailures > 0) record(ctx, { networkFailures: 0 });
   if (untilFinal && !isFinal(result) && !raised(retryAfterMs)) {
     throw ApplicationFailure.create({

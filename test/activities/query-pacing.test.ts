@@ -82,4 +82,13 @@ describe('rtgQueryReviewTask pacing', () => {
     expect(failure.nonRetryable).toBe(true);
     expect(failure.details?.[0]).toMatchObject({ retryAfterMs: 3_000, nextQueryAt: expect.any(Number) });
   });
+
+  it('sent again with the pacing of its first run (a local activity re-run with its workflow task): waits for the Retry-After of the first query', async () => {
+    const taskId = await submitted();
+    const pacing = { taskId, minIntervalMs: 100, untilFinal: false, knownRetryAfterMs: 2_000 };
+    await query(pacing);
+    await query(pacing); // the same input, as a retried workflow task gives it
+    const [first, second] = queries();
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(2_000);
+  });
 });
