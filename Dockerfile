@@ -11,10 +11,12 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# `npm run build` is `tsc -p tsconfig.build.json` (rootDir src, outDir dist).
+# `npm run build` is `tsc -p tsconfig.build.json` (rootDir src, outDir dist), after copying
+# src/codec/failure-converter.cjs (plain CommonJS, loaded by path) to dist/codec/.
 RUN npm run build
-# dist/workflow-bundle.js (+ .otel.js, with the tracing interceptors): the worker loads the one that fits
-# instead of running webpack at every start, as in Temporal's production sample.
+# dist/workflow-bundle.js (+ .otel.js, with the tracing interceptors, and .encrypted.js / .otel.encrypted.js
+# for payload encryption): the worker loads the one that fits instead of running webpack at every start, as
+# in Temporal's production sample.
 RUN node dist/bundle-workflows.js dist/workflow-bundle.js
 
 # ---- runtime: production dependencies + dist/, run as the unprivileged `node` user -------------------

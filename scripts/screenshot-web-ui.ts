@@ -15,6 +15,7 @@ import { createActivities } from '../src/activities/index.js';
 import { startCallbackServer } from '../src/callbacks/server.js';
 import { startReviewThenGenerate, startReviewThenGenerateBatch, type ReviewJobHandle } from '../src/client/index.js';
 import { startDevServer } from '../src/dev/temporal-dev-server.js';
+import { isMainModule } from '../src/is-main.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { ReviewClient } from '../src/services/review/client.js';
 import { VideoClient } from '../src/services/video/client.js';
@@ -306,10 +307,13 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(`screenshot-web-ui failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+// Only as a script: scripts/screenshot-encryption.ts imports openChromium.
+if (isMainModule(import.meta.url)) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(`screenshot-web-ui failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

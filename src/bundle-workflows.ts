@@ -1,11 +1,13 @@
 // `node dist/bundle-workflows.js [out]`: bundles the workflow code once, at image build time (as Temporal's
 // production sample does), into dist/workflow-bundle.js, and the same with the OpenTelemetry workflow
-// interceptors into dist/workflow-bundle.otel.js. The worker built next to them loads the one that fits
-// (`workflowBundle: { codePath }`, traced or not) instead of running webpack over the workflows at every start.
+// interceptors into dist/workflow-bundle.otel.js, and both again with the failure converter of payload
+// encryption (`.encrypted.js`, `.otel.encrypted.js`). The worker built next to them loads the one that fits
+// (`workflowBundle: { codePath }`, traced or not, encrypting or not) instead of running webpack at every start.
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { failureConverterPath } from './codec/data-converter.js';
 import { isMainModule } from './is-main.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
@@ -14,22 +16,29 @@ export const otelWorkflowInterceptors = createRequire(import.meta.url).resolve(
   '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
 );
 
-/** `out`, and beside it `<out>.otel.js` with tracing compiled in. */
-export async function writeWorkflowBundles(out: string): Promise<string[]> {
-  const traced = out.replace(/\.js$/, '') + '.otel.js';
-  for (const [file, interceptors] of [
-    [out, []],
-    [traced, [otelWorkflowInterceptors]],
-  ] as const) {
+/** The options of one bundle: tracing interceptors and the encrypting failure converter, or not. */
+export function workflowBundleOptions(variant: { traced: boolean; encrypted: boolean }) {
+  return {
+    workflowsPath,
     // The same preloaded modules the plugin adds to a worker's bundler (ReviewVideoPlugin.configureBundler).
-    const { code } = await bundleWorkflowCode({
-      workflowsPath,
-      preloadModules: workflowPreloadModules,
-      workflowInterceptorModules: [...interceptors],
-    });
-    await writeFile(file, code);
+    preloadModules: workflowPreloadModules,
+    workflowInterceptorModules: variant.traced ? [otelWorkflowInterceptors] : [],
+    ...(variant.encrypted ? { failureConverterPath } : {}),
+  };
+}
+
+/** `out`, and beside it `<out>.otel.js` with tracing, `<out>.encrypted.js` and `<out>.otel.encrypted.js`. */
+export async function writeWorkflowBundles(out: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const traced of [false, true]) {
+    for (const encrypted of [false, true]) {
+      const file = `${out.replace(/\.js$/, '')}${traced ? '.otel' : ''}${encrypted ? '.encrypted' : ''}.js`;
+      const { code } = await bundleWorkflowCode(workflowBundleOptions({ traced, encrypted }));
+      await writeFile(file, code);
+      files.push(file);
+    }
   }
-  return [out, traced];
+  return files;
 }
 
 if (isMainModule(import.meta.url)) {

@@ -28,7 +28,8 @@ stdout for scripts), --address and --namespace.
 
 Environment: TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (else the temporal.toml profile's, else
 ${TEMPORAL_DEFAULTS.address} and ${TEMPORAL_DEFAULTS.namespace}), TEMPORAL_TASK_QUEUE (${TEMPORAL_DEFAULTS.taskQueue}), and @temporalio/envconfig's
-TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE.
+TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE. With payload encryption on,
+PAYLOAD_ENCRYPTION_KEYS or PAYLOAD_ENCRYPTION_KEYS_FILE: the same keys as the worker's.
 
 ${EXIT_CODES_HELP}`;
 

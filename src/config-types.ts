@@ -35,6 +35,14 @@ export type WorkerTuning = {
   maxConcurrentActivityTaskExecutions?: number;
 };
 
+/** Worker Deployment versioning (docs/upgrading.md): the worker's version and its runs' default behaviour. */
+export type WorkerDeployment = {
+  deploymentName: string;
+  buildId: string;
+  /** PINNED: a run finishes on the build that started it. AUTO_UPGRADE: it moves to the current build. */
+  defaultVersioningBehavior: 'PINNED' | 'AUTO_UPGRADE';
+};
+
 export type CallbackConfig = {
   /** Public base address of the receiver; undefined = polling only. */
   publicUrl: string | undefined;
@@ -48,3 +56,21 @@ export type VideoStoreConfig =
   | { kind: 'file'; dir: string }
   /** S3 or S3-compatible storage, reached through the standard AWS variables and credential chain. */
   | { kind: 's3'; bucket: string; prefix: string };
+
+/** PAYLOAD_ENCRYPTION_KEYS or PAYLOAD_ENCRYPTION_KEYS_FILE (at most one is set); neither = no encryption. */
+export type EncryptionConfig = {
+  /** `id:base64key,...`: the first key encrypts, every key decrypts. */
+  keys: string | undefined;
+  /** A file of the same entries, one a line or comma separated. */
+  keysFile: string | undefined;
+};
+
+/** `npm run codec-server`: the Web UI's remote codec endpoint. */
+export type CodecServerConfig = {
+  host: string;
+  port: number;
+  /** Browser origins (the Web UI's) allowed to call it; any other origin is refused. */
+  corsOrigins: string[];
+  /** When set, every /encode and /decode needs `Authorization: Bearer <token>`. */
+  authToken: string | undefined;
+};

@@ -27,14 +27,17 @@ export const SERVICE_DEFAULTS = {
   connections: 32,
 } as const;
 
-const nonEmpty = z.string().trim().min(1);
+/** CODEC_HOST, CODEC_PORT: where `npm run codec-server` listens (src/config-encryption.ts reads them). */
+export const CODEC_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8888 } as const;
+
+export const nonEmpty = z.string().trim().min(1);
 const httpUrl = z
   .string()
   .trim()
   .url()
   .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
   .transform((u) => u.replace(/\/+$/, ''));
-const port = z.coerce.number().int().min(0).max(65535);
+export const port = z.coerce.number().int().min(0).max(65535);
 /** true/false/1/0 (any case); anything else is refused rather than read as false. */
 const flag = z
   .string()
@@ -70,8 +73,10 @@ export const servicesConfigSchema = z.object({
 /** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */
 export const workerTuningSchema = z
   .object({
-    /** Sticky cache: workflows kept in memory between their tasks (SDK default: sized from the V8 heap). */
+    /** Sticky cache: workflows kept in memory between their tasks (default: sized from the budget below). */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).max(1_000_000).optional(),
+    /** RSS, MiB, the sticky cache is sized for when WORKER_MAX_CACHED_WORKFLOWS is unset (src/worker-cache.ts). */
+    WORKER_MEMORY_BUDGET_MIB: z.coerce.number().int().min(64).max(1_048_576).optional(),
     /** Workflow tasks processed at once (SDK default 40). */
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).optional(),
     /** Activities (HTTP calls) executing at once (SDK default 100). */
@@ -90,6 +95,19 @@ export const workerTuningSchema = z
         message: 'must not exceed WORKER_MAX_CACHED_WORKFLOWS',
       });
     }
+  });
+
+/** Versioning is off unless both are set; then a run stays on the build that started it (docs/upgrading.md). */
+export const WORKER_DEPLOYMENT_DEFAULTS = { versioningBehavior: 'PINNED' } as const;
+export const workerDeploymentSchema = z
+  .object({
+    TEMPORAL_DEPLOYMENT_NAME: nonEmpty.optional(),
+    TEMPORAL_WORKER_BUILD_ID: nonEmpty.optional(),
+    TEMPORAL_VERSIONING_BEHAVIOR: z.enum(['PINNED', 'AUTO_UPGRADE']).optional(),
+  })
+  .refine((c) => !c.TEMPORAL_DEPLOYMENT_NAME === !c.TEMPORAL_WORKER_BUILD_ID, {
+    path: ['TEMPORAL_WORKER_BUILD_ID'],
+    message: 'and TEMPORAL_DEPLOYMENT_NAME are set together, or neither (versioning off)',
   });
 
 export const callbackConfigSchema = z
@@ -135,7 +153,7 @@ function present(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
 }
 
-function parse<T extends z.ZodType>(schema: T, env: Env): z.infer<T> {
+export function parse<T extends z.ZodType>(schema: T, env: Env): z.infer<T> {
   const r = schema.safeParse(present(env));
   if (!r.success) {
     // Name the variable and the rule, never the value (it may be a secret).

@@ -1,6 +1,8 @@
 // `npm run demo`: the main job on embedded defaults. Starts a Temporal dev server (with its Web UI), the
 // sandbox of both services, the callback receiver and a worker; runs one ReviewThenGenerate job (one
-// image to review and a prompt) while printing its progress; then stops everything it started.
+// image to review and a prompt) while printing its progress; then stops everything it started. With
+// PAYLOAD_ENCRYPTION_KEYS (or _FILE) set, every payload is encrypted and the Web UI decodes through a codec
+// server the demo starts too (docs/encryption.md).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startCallbackServer } from './callbacks/server.js';
+import { dataConverterFromEnv, describeEncryption } from './codec/data-converter.js';
+import { startCodecServer, type CodecServer } from './codec/server.js';
 import { DEFAULT_TASK_QUEUE } from './config.js';
-import { startDevServer } from './dev/temporal-dev-server.js';
+import { freePort, startDevServer } from './dev/temporal-dev-server.js';
 import { ReviewVideoPlugin } from './plugin.js';
 import { startSandbox } from './sandbox/index.js';
 import { describeVideoStore, loadVideoStoreConfig } from './store/config.js';
@@ -35,9 +39,23 @@ async function main() {
   const started = Date.now();
   // The demo prints its own progress; the SDK's per-worker INFO lines would drown it.
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const server = await startDevServer({ ui: true });
+  const encryption = dataConverterFromEnv();
+  // The UI's port is chosen first: it is the origin the codec server lets in.
+  const uiPort = await freePort();
+  const codecPort = encryption ? await freePort() : undefined;
+  const uiCodecEndpoint = codecPort ? `http://127.0.0.1:${codecPort}` : undefined;
+  const server = await startDevServer({ ui: true, uiPort, ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}) });
   console.log(`Temporal dev server ${server.cliVersion} at ${server.address}`);
   console.log(`Temporal Web UI: ${server.uiUrl}`);
+  let codecServer: CodecServer | undefined;
+  if (encryption) {
+    codecServer = await startCodecServer({
+      codec: encryption.payloadCodecs?.[0],
+      corsOrigins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+      port: codecPort!,
+    });
+    console.log(`payload encryption ${describeEncryption(encryption)}; the Web UI decodes through ${codecServer.url}`);
+  } else console.log('payload encryption off (set PAYLOAD_ENCRYPTION_KEYS to turn it on: docs/encryption.md)');
   // The callback receiver listens on loopback: the demo opts in to private addresses (ALLOW_PRIVATE_URLS).
   const sandbox = await startSandbox({
     reviewDurationMs: 1_500,
@@ -46,7 +64,11 @@ async function main() {
     videoFileBytes: 50 * 1024 * 1024,
   });
   console.log(`sandbox: video service ${sandbox.videoBaseUrl}, review service ${sandbox.reviewBaseUrl}`);
-  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
+  const client = new Client({
+    connection: server.env.connection,
+    namespace: server.namespace,
+    ...(encryption ? { dataConverter: encryption } : {}),
+  });
   const secret = randomBytes(32).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, port: 0 });
   console.log(`callback receiver: ${receiver.url}`);
@@ -68,6 +90,7 @@ async function main() {
     },
     callbacks: { publicUrl: receiver.url, secret },
     store,
+    dataConverter: encryption ?? {},
   });
   const taskQueue = DEFAULT_TASK_QUEUE;
   const worker = await Worker.create({
@@ -134,6 +157,7 @@ async function main() {
     await running;
     await receiver.close();
     await sandbox.close();
+    await codecServer?.close();
     await server.teardown();
     console.log(`stopped everything in ${((Date.now() - started) / 1000).toFixed(1)} s total`);
   }

@@ -1,5 +1,6 @@
 // The package root, for callers that start, watch or cancel runs: the client helpers, the input and
-// result types, the signals and queries, the failure type names, configuration helpers, and the plugin
+// result types, the signals and queries, the failure type names, configuration helpers, payload
+// encryption (the codec, its data converter and the codec server), and the plugin
 // (which loads @temporalio/worker for types only: client-only callers still never load it).
 export * from './client/index.js';
 export { FailureType } from './model/failure-types.js';
@@ -63,7 +64,13 @@ export {
   type ReviewServiceConfig,
   type TemporalConfig,
   type VideoServiceConfig,
+  type WorkerDeployment,
   type WorkerTuning,
 } from './config.js';
+export { loadWorkerDeployment, workerDeploymentOptions } from './temporal/worker-deployment.js';
 export { ServiceError } from './services/errors.js';
+export { dataConverterFromEnv, encryptionDataConverter, failureConverterPath } from './codec/data-converter.js';
+export { PayloadDecryptionError, PayloadEncryptionCodec } from './codec/encryption-codec.js';
+export { loadPayloadKeys, parsePayloadKeys, type PayloadKey, type PayloadKeys } from './codec/keys.js';
+export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/server.js';
 export { RequestValidationError, type ValidationIssue } from './model/validation.js';

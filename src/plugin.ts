@@ -17,6 +17,7 @@ import {
   type ReviewClient,
   type VideoClient,
 } from './activities/index.js';
+import { dataConverterFromEnv } from './codec/data-converter.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 /** Where the plugin's activities get their two services. */
@@ -30,7 +31,11 @@ export type ReviewVideoSource =
 
 /** Where later layers hook in (payload encryption, tracing); unset keeps the SDK's defaults. */
 export interface ReviewVideoHooks {
-  /** Merged into the data converter of every worker and client given the plugin (e.g. a payload codec). */
+  /**
+   * Merged into the data converter of every worker and client given the plugin (e.g. a payload codec).
+   * Unset: payload encryption when PAYLOAD_ENCRYPTION_KEYS or _FILE is set (in `env`, else process.env),
+   * its codec appended after the ones the worker or client already has (docs/encryption.md); `{}` = none.
+   */
   dataConverter?: DataConverter;
   /** Appended to the interceptors of every client and worker given the plugin (e.g. OpenTelemetry). */
   interceptors?: { client?: ClientInterceptors; worker?: WorkerInterceptors };
@@ -49,8 +54,8 @@ const MARKER: keyof Activities = 'rtgSubmitReview';
  *   then re-export `temporal-review-video/workflows`) or a prebuilt `workflowBundle`;
  * - activities: appended to the worker's own; every name starts with `rtg`;
  * - bundler: our modules preloaded once per worker thread (see workflowPreloadModules).
- * Given to a Client it changes nothing yet (no data converter or interceptors unless hooks are set), and
- * reads no environment.
+ * Given to a Client it adds the payload encryption of the environment (when its keys are set) and the
+ * hooks, and reads no other setting.
  */
 export class ReviewVideoPlugin extends SimplePlugin {
   readonly #options: ReviewVideoPluginOptions;
@@ -58,14 +63,30 @@ export class ReviewVideoPlugin extends SimplePlugin {
   /** Clients made by this plugin and not closed yet, one set per configured worker. */
   readonly #owned = new Set<ActivityWiring>();
 
+  /** Bundled into the workflow code so that workflow failures are encrypted too (encodeCommonAttributes). */
+  readonly #failureConverterPath: string | undefined;
+
   constructor(options: ReviewVideoPluginOptions = {}) {
+    // Read here, not per worker: a user's worker and client given the plugin must agree on the keys.
+    const encryption =
+      options.dataConverter === undefined
+        ? dataConverterFromEnv(('env' in options ? options.env : undefined) ?? process.env)
+        : undefined;
     super({
       name: REVIEW_VIDEO_PLUGIN_NAME,
-      dataConverter: options.dataConverter,
+      dataConverter:
+        options.dataConverter ??
+        (encryption &&
+          ((existing?: DataConverter) => ({
+            ...existing,
+            payloadCodecs: [...(existing?.payloadCodecs ?? []), ...(encryption.payloadCodecs ?? [])],
+            failureConverterPath: encryption.failureConverterPath,
+          }))),
       clientInterceptors: options.interceptors?.client,
       workerInterceptors: options.interceptors?.worker,
     });
     this.#options = options;
+    this.#failureConverterPath = (options.dataConverter ?? encryption)?.failureConverterPath;
   }
 
   override configureWorker(options: WorkerOptions): WorkerOptions {
@@ -81,7 +102,13 @@ export class ReviewVideoPlugin extends SimplePlugin {
 
   override configureBundler(options: BundleOptions): BundleOptions {
     const configured = super.configureBundler(options);
-    return { ...configured, preloadModules: [...(configured.preloadModules ?? []), ...workflowPreloadModules] };
+    return {
+      ...configured,
+      preloadModules: [...(configured.preloadModules ?? []), ...workflowPreloadModules],
+      ...(this.#failureConverterPath && !configured.failureConverterPath
+        ? { failureConverterPath: this.#failureConverterPath }
+        : {}),
+    };
   }
 
   /** Closes the clients made for this worker once it has stopped (after its activities drained). */

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '@temporalio/common';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { activitySettingsFromEnv } from './activities/index.js';
+import { dataConverterFromEnv, describeEncryption } from './codec/data-converter.js';
 import { loadTemporalConfig, loadWorkerTuning } from './config.js';
 import { isMainModule } from './is-main.js';
 import { createLogger } from './observability/logger.js';
@@ -20,6 +21,12 @@ import { ReviewVideoPlugin } from './plugin.js';
 import { observeServiceRequests } from './services/http.js';
 import { unreachableMessage } from './temporal/client-connection.js';
 import { connectWorkerToTemporal } from './temporal/worker-connection.js';
+import {
+  describeWorkerDeployment,
+  loadWorkerDeployment,
+  workerDeploymentOptions,
+} from './temporal/worker-deployment.js';
+import { workerCacheSize } from './worker-cache.js';
 
 /** The size of a fixed slot supplier (what WORKER_MAX_CONCURRENT_* set), for the startup line. */
 function slots(supplier: unknown): number | string {
@@ -42,16 +49,19 @@ export function privateUrlsLine(allow: boolean): string {
 export function prebuiltBundle(
   env: Record<string, string | undefined>,
   traced = false,
+  encrypted = false,
 ): Pick<WorkerOptions, 'workflowBundle'> {
-  // Traced: the bundle with the OpenTelemetry workflow interceptors compiled in (bundle-workflows.ts).
+  // Traced: the OpenTelemetry workflow interceptors compiled in; encrypted: the failure converter that
+  // encrypts failure messages (bundle-workflows.ts). Without its encrypted bundle, an encrypting worker
+  // bundles at start rather than write workflow failure messages in plain text.
+  const variant = (file: string) =>
+    `${file.replace(/\.js$/, '')}${traced ? '.otel' : ''}${encrypted ? '.encrypted' : ''}.js`;
   const given = env.WORKFLOW_BUNDLE_PATH;
   if (given) {
-    const otel = `${given.replace(/\.js$/, '')}.otel.js`;
-    return { workflowBundle: { codePath: traced && existsSync(otel) ? otel : given } };
+    if (existsSync(variant(given))) return { workflowBundle: { codePath: variant(given) } };
+    return encrypted ? {} : { workflowBundle: { codePath: given } };
   }
-  const beside = fileURLToPath(
-    traced ? new URL('./workflow-bundle.otel.js', import.meta.url) : new URL('./workflow-bundle.js', import.meta.url),
-  );
+  const beside = variant(fileURLToPath(new URL('./workflow-bundle.js', import.meta.url)));
   return import.meta.url.endsWith('.js') && existsSync(beside) ? { workflowBundle: { codePath: beside } } : {};
 }
 
@@ -78,6 +88,11 @@ export async function runWorker(
   assertServiceSettings(env);
   const settings = activitySettingsFromEnv(env);
   const tuning = loadWorkerTuning(env);
+  // The sticky cache fits WORKER_MEMORY_BUDGET_MIB unless WORKER_MAX_CACHED_WORKFLOWS is set (worker-cache.ts).
+  const cache = workerCacheSize(env);
+  const deployment = loadWorkerDeployment(env);
+  // Payload encryption (docs/encryption.md): undefined when PAYLOAD_ENCRYPTION_KEYS(_FILE) is unset.
+  const encryption = dataConverterFromEnv(env);
   // Without installObservability (a caller that installed its own Runtime), the startup events still
   // reach stdout at LOG_LEVEL, whatever level that Runtime's logger keeps.
   const log: Logger = observability?.logger ?? loggerFromEnv(env);
@@ -90,7 +105,8 @@ export async function runWorker(
   const stopObserving = observability
     ? observeServiceRequests(serviceRequestMetrics(observability.meter).observe)
     : () => undefined;
-  const plugin = new ReviewVideoPlugin(settings);
+  // `{}`: this worker's env decides, not process.env (the plugin's own default).
+  const plugin = new ReviewVideoPlugin({ ...settings, dataConverter: encryption ?? {} });
   try {
     const worker = await Worker.create({
       connection,
@@ -100,8 +116,11 @@ export async function runWorker(
       ...prebuiltBundle(
         env,
         extra.plugins?.some((p) => p.name === 'OpenTelemetryPlugin'),
+        encryption !== undefined,
       ),
       ...tuning,
+      maxCachedWorkflows: cache.maxCachedWorkflows,
+      ...workerDeploymentOptions(deployment),
       ...extra,
       plugins: [plugin, ...(extra.plugins ?? [])],
     });
@@ -129,6 +148,8 @@ export async function runWorker(
       callbacks: settings.callbacks ? 'on' : 'off (polling)',
       workflowCode: worker.options.workflowBundle ? 'prebuilt bundle' : 'bundled at start',
       tracing: extra.plugins?.some((p) => p.name === 'OpenTelemetryPlugin') ? 'on' : 'off',
+      versioning: describeWorkerDeployment(deployment),
+      encryption: describeEncryption(encryption),
       readyAfterMs: Math.round(performance.now() - startedAt),
     });
     const allowPrivate = settings.services.video.allowPrivateUrls === true;
@@ -138,7 +159,7 @@ export async function runWorker(
     const activities = slots(tuner.activityTaskSlotSupplier);
     log.info(
       `worker: sticky cache ${maxCachedWorkflows} workflows, ${workflowTasks} workflow tasks and ${activities} activities at once`,
-      { maxCachedWorkflows, workflowTasks, activities },
+      { maxCachedWorkflows, cacheSizedBy: cache.from, memoryBudgetMiB: cache.budgetMiB, workflowTasks, activities },
     );
     await running;
     log.info('worker: stopped');

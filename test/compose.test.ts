@@ -16,8 +16,15 @@ import {
   loadWorkerTuning,
   servicesConfigSchema,
   temporalConfigSchema,
+  workerDeploymentSchema,
   workerTuningSchema,
 } from '../src/config.js';
+import {
+  codecServerConfigSchema,
+  encryptionConfigSchema,
+  loadCodecServerConfig,
+  loadEncryptionConfig,
+} from '../src/config-encryption.js';
 import { METRIC_NAMES } from '../src/observability/metrics.js';
 import { assertServiceSettings } from '../src/worker.js';
 import { allSearchAttributes } from '../src/workflows/search-attributes.js';
@@ -157,11 +164,16 @@ function objectKeys(schema: unknown): string[] {
 
 const temporalVars = objectKeys(temporalConfigSchema);
 const serviceVars = objectKeys(servicesConfigSchema);
-const workerVars = objectKeys(workerTuningSchema);
+// Worker-only settings: sizing, and Worker Deployment versioning.
+const workerVars = [...objectKeys(workerTuningSchema), ...objectKeys(workerDeploymentSchema)];
 const callbackVars = objectKeys(callbackConfigSchema);
+// Payload encryption (worker, receiver and codec server), and the codec server's own settings.
+const encryptionVars = objectKeys(encryptionConfigSchema);
+const codecServerVars = objectKeys(codecServerConfigSchema);
 
 // The variables of the configuration table of the design (the project's contract, also the README's
-// configuration table), in its order, plus the ones this project added (HTTP_MAX_CONNECTIONS, WORKER_*).
+// configuration table), in its order, plus the ones this project added (HTTP_MAX_CONNECTIONS, WORKER_*,
+// TEMPORAL_DEPLOYMENT_NAME and the other versioning variables).
 // The project reads nothing outside itself, so the list lives here.
 const DESIGN_VARIABLES = [
   'TEMPORAL_ADDRESS',
@@ -176,14 +188,24 @@ const DESIGN_VARIABLES = [
   'HTTP_TIMEOUT_MS',
   'HTTP_MAX_CONNECTIONS',
   'WORKER_MAX_CACHED_WORKFLOWS',
+  'WORKER_MEMORY_BUDGET_MIB',
   'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
   'WORKER_MAX_CONCURRENT_ACTIVITIES',
+  'TEMPORAL_DEPLOYMENT_NAME',
+  'TEMPORAL_WORKER_BUILD_ID',
+  'TEMPORAL_VERSIONING_BEHAVIOR',
   'CALLBACK_PUBLIC_URL',
   'CALLBACK_SECRET',
   'CALLBACK_HOST',
   'CALLBACK_PORT',
   'VIDEO_STORE',
   'ALLOW_PRIVATE_URLS',
+  'PAYLOAD_ENCRYPTION_KEYS',
+  'PAYLOAD_ENCRYPTION_KEYS_FILE',
+  'CODEC_HOST',
+  'CODEC_PORT',
+  'CODEC_CORS_ORIGINS',
+  'CODEC_AUTH_TOKEN',
 ];
 
 /** The variables named in the first column of the README's "Configuration" table. */
@@ -208,13 +230,14 @@ function readmeTableVariables(readme: string): string[] {
 
 // The only secret-like values allowed to be written in the file: the sandbox's public dev credentials.
 const SANDBOX_DEV_VALUES = ['sandbox-video-key', 'sandbox-review-token'];
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PWD)$/;
+const SECRET_NAME = /(KEYS?|TOKEN|SECRET|PASSWORD|PWD)$/;
 
 describe('docker-compose.yml: the production-like stack', () => {
   it('has the services of the design, the sandbox only under its profile, and images pinned', () => {
     expect(Object.keys(services).sort()).toEqual(
       [
         'callbacks',
+        'codec-server',
         'grafana',
         'jaeger',
         'postgresql',
@@ -262,9 +285,10 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(published('prometheus')).toEqual(['9090->9090']);
     expect(published('grafana')).toEqual(['3000->3000']);
     expect(published('jaeger')).toEqual(['16686->16686']);
+    expect(published('codec-server')).toEqual(['8888->8888']);
     expect(svc('worker').ports, 'the worker publishes nothing (Prometheus scrapes it inside)').toBeUndefined();
     // Unauthenticated endpoints stay on the host's loopback; the callback receiver is meant to be reached.
-    for (const name of ['temporal', 'temporal-ui', 'sandbox', 'prometheus', 'grafana', 'jaeger']) {
+    for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox', 'prometheus', 'grafana', 'jaeger']) {
       for (const p of portsOf(svc(name))) expect(p.hostIp, `${name}:${p.published}`).toBe('127.0.0.1');
     }
     expect(svc('postgresql').ports, 'the database is not published').toBeUndefined();
@@ -292,6 +316,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(probe('prometheus')).toMatch(/127\.0\.0\.1:9090\/-\/ready/);
     expect(probe('grafana')).toMatch(/127\.0\.0\.1:3000\/api\/health/);
     expect(probe('jaeger')).toMatch(/127\.0\.0\.1:16686/);
+    expect(probe('codec-server')).toMatch(/fetch\('http:\/\/127\.0\.0\.1:8888\/healthz'\)/);
   });
 
   it('starts in order: postgres healthy -> schemas set up -> temporal healthy -> namespace and search attributes -> worker, callbacks', () => {
@@ -377,6 +402,7 @@ describe('docker-compose.yml: the production-like stack', () => {
       worker: 'node dist/worker.js',
       callbacks: 'node dist/callbacks/main.js',
       sandbox: 'node dist/sandbox/main.js',
+      'codec-server': 'node dist/codec/main.js',
     };
     const build = tsconfigBuild();
     for (const [name, command] of Object.entries(expected)) {
@@ -397,7 +423,14 @@ describe('docker-compose.yml: the production-like stack', () => {
   it('gives the worker and the receiver every variable of the design table (src/config.ts schemas)', () => {
     // The schemas of src/config.ts are the code's list; the design's table is the contract: they agree.
     // VIDEO_STORE may be read by its own loader rather than these schemas (the video-store work moves it).
-    const fromSchemas = [...temporalVars, ...serviceVars, ...workerVars, ...callbackVars];
+    const fromSchemas = [
+      ...temporalVars,
+      ...serviceVars,
+      ...workerVars,
+      ...callbackVars,
+      ...encryptionVars,
+      ...codecServerVars,
+    ];
     expect(fromSchemas).toEqual(DESIGN_VARIABLES.filter((v) => v !== 'VIDEO_STORE' || fromSchemas.includes(v)));
     expect(readmeTableVariables(readFileSync(path.join(root, 'README.md'), 'utf8'))).toEqual(DESIGN_VARIABLES);
 
@@ -411,8 +444,12 @@ describe('docker-compose.yml: the production-like stack', () => {
     for (const v of [...temporalVars, ...callbackVars]) expect(Object.keys(callbacks), `callbacks ${v}`).toContain(v);
     for (const v of [...serviceVars, ...workerVars])
       expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
-    // Together they cover the whole table.
-    const both = new Set([...Object.keys(worker), ...Object.keys(callbacks)]);
+    // Together with the codec server, they cover the whole table.
+    const both = new Set([
+      ...Object.keys(worker),
+      ...Object.keys(callbacks),
+      ...Object.keys(envOf(svc('codec-server'))),
+    ]);
     expect(DESIGN_VARIABLES.filter((v) => !both.has(v))).toEqual([]);
 
     for (const env of [worker, callbacks]) {
@@ -552,6 +589,34 @@ describe('docker-compose.yml: the production-like stack', () => {
     // Without the required secrets the file does not even interpolate.
     expect(() => interpolatedEnv(svc('worker'), {})).toThrow(/CALLBACK_SECRET/);
     expect(() => interpolatedEnv(svc('postgresql'), {})).toThrow(/POSTGRES_PASSWORD/);
+  });
+
+  it('gives the worker, the receiver and the codec server the same keys, and points the Web UI at the codec server', () => {
+    const keys = `k2:${Buffer.alloc(32, 2).toString('base64')},k1:${Buffer.alloc(32, 1).toString('base64')}`;
+    const vars = { ...REQUIRED_SECRETS, PAYLOAD_ENCRYPTION_KEYS: keys };
+    for (const name of ['worker', 'callbacks', 'codec-server']) {
+      for (const v of encryptionVars) expect(envOf(svc(name))[v], `${name} ${v}`).toBe(`\${${v}:-}`);
+      expect(loadEncryptionConfig(interpolatedEnv(svc(name), vars)), name).toEqual({ keys, keysFile: undefined });
+      // Unset: off (no codec), as src/config.ts reads an empty variable.
+      expect(loadEncryptionConfig(interpolatedEnv(svc(name), REQUIRED_SECRETS)), name).toEqual({
+        keys: undefined,
+        keysFile: undefined,
+      });
+    }
+    const codec = loadCodecServerConfig(interpolatedEnv(svc('codec-server'), REQUIRED_SECRETS));
+    expect(codec).toEqual({
+      host: '0.0.0.0',
+      port: 8888,
+      corsOrigins: ['http://localhost:8080', 'http://127.0.0.1:8080'],
+      authToken: undefined,
+    });
+    // The browser reaches the codec server on its published port, from the UI's published origin.
+    const endpoint = new URL(interpolatedEnv(svc('temporal-ui'), {}).TEMPORAL_CODEC_ENDPOINT!);
+    const codecPort = portsOf(svc('codec-server')).find((p) => p.target === codec.port)!;
+    expect(Number(endpoint.port)).toBe(codecPort.published);
+    const uiPort = portsOf(svc('temporal-ui'))[0]!.published;
+    expect(codec.corsOrigins).toContain(`http://${endpoint.hostname}:${uiPort}`);
+    expect(svc('codec-server').depends_on).toBeUndefined();
   });
 
   it('sets up both PostgreSQL schemas with admin-tools, then runs the server image on them', () => {

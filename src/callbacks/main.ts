@@ -2,6 +2,7 @@
 // SDK's Runtime logger (JSON lines, or pretty on a terminal); /metrics carries the SDK's client metrics and
 // ours (rtg_callbacks_*). SIGTERM/SIGINT drain: readiness 503, then every callback in flight finishes.
 import { Client } from '@temporalio/client';
+import { dataConverterFromEnv, describeEncryption } from '../codec/data-converter.js';
 import { loadCallbackConfig, loadTemporalConfig } from '../config.js';
 import { callbackMetrics } from '../observability/metrics.js';
 import { installObservability } from '../observability/runtime.js';
@@ -15,6 +16,8 @@ async function main() {
   const callbacks = loadCallbackConfig();
   const drainDelayMs = loadDrainDelayMs();
   if (!callbacks.secret) throw new Error('CALLBACK_SECRET is required to run the callback receiver');
+  // Signals carry the callback's task record: encrypted like everything else when the keys are set.
+  const dataConverter = dataConverterFromEnv();
   const {
     logger: log,
     meter,
@@ -25,7 +28,12 @@ async function main() {
   // With OTEL_EXPORTER_OTLP_ENDPOINT set, each signal is a span in the job's trace (client interceptor).
   const tracing = startTracing('review-video-callbacks');
   const connection = await connectToTemporal(temporal);
-  const client = new Client({ connection, namespace: temporal.namespace, plugins: tracing ? [tracing.plugin] : [] });
+  const client = new Client({
+    connection,
+    namespace: temporal.namespace,
+    plugins: tracing ? [tracing.plugin] : [],
+    ...(dataConverter ? { dataConverter } : {}),
+  });
   const metrics = callbackMetrics(meter);
   const server = await startCallbackServer({
     client,
@@ -44,6 +52,7 @@ async function main() {
   log.info(`callback receiver listening on ${server.url} (public address ${callbacks.publicUrl ?? 'unset'})`, {
     url: server.url,
     publicUrl: callbacks.publicUrl ?? null,
+    encryption: describeEncryption(dataConverter),
     paths: ['/callbacks/{review|video}/{workflowId}', '/healthz', '/readyz', '/metrics'],
   });
   let stopping = false;

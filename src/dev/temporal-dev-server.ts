@@ -27,10 +27,19 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 export async function startDevServer(
-  opts: { ui?: boolean; dbFilename?: string; port?: number; extraArgs?: string[] } = {},
+  opts: {
+    ui?: boolean;
+    dbFilename?: string;
+    port?: number;
+    extraArgs?: string[];
+    /** The codec server the Web UI decodes payloads through (the demo's, when payload encryption is on). */
+    uiCodecEndpoint?: string;
+    /** The Web UI's port (default: a free one). */
+    uiPort?: number;
+  } = {},
 ): Promise<DevServer> {
   const cli = temporalCli();
-  const uiPort = opts.ui ? await freePort() : undefined;
+  const uiPort = opts.ui ? (opts.uiPort ?? (await freePort())) : undefined;
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       ...(cli.path ? { executable: { type: 'existing-path' as const, path: cli.path } } : {}),
@@ -41,7 +50,12 @@ export async function startDevServer(
       searchAttributes: allSearchAttributes,
       // Timer precision of ~50 ms instead of the default ~1 s, so that sub-second poll intervals in tests
       // and benchmarks are honoured as written (production intervals are seconds apart).
-      extraArgs: ['--dynamic-config-value', 'history.timerProcessorMaxTimeShift="50ms"', ...(opts.extraArgs ?? [])],
+      extraArgs: [
+        '--dynamic-config-value',
+        'history.timerProcessorMaxTimeShift="50ms"',
+        ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+        ...(opts.extraArgs ?? []),
+      ],
       // Keep the dev server quiet but fast: short workflow/activity dispatch latency.
       log: { format: 'pretty', level: 'error' },
     },

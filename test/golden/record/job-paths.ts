@@ -1,0 +1,171 @@
+// How each ReviewThenGenerate path of GOLDEN_PATHS is driven: the sandbox's fault injection and outcomes
+// (as the tests in test/workflows/ drive them) and short timings. Each returns the run to record once it
+// has closed; the recorder checks how it ended against the path's `ends`.
+import type { WorkflowHandle } from '@temporalio/client';
+import { startReviewThenGenerate } from '../../../src/client/start.js';
+import { progressQuery } from '../../../src/workflows/definitions.js';
+import type { ReviewThenGenerateInput, Timing } from '../../../src/workflows/input.js';
+import type { GoldenPathName } from '../paths.js';
+import { until, type GoldenStack } from './stack.js';
+
+const timing: Timing = {
+  reviewMinQueryIntervalMs: 300,
+  videoPollIntervalMs: 300,
+  reviewTimeoutMs: 30_000,
+  generationTimeoutMs: 30_000,
+  createAmbiguityGraceMs: 1_000,
+  callbackFallbackPollMs: 10_000,
+  callTimeoutMs: 5_000,
+};
+
+/** The path's image, its name kept clear of the sandbox's URL hints (`reject`, `review-fail`, ...): faults are explicit. */
+const imageUrl = (name: string) =>
+  `https://cdn.example.com/golden/${name.replace(/reject|fail|cancel|expire/g, (w) => w.slice(0, 3))}.jpg`;
+
+/** One image to review and a prompt that names the path (the sandbox's video outcomes match on it). */
+function job(name: string, extra: Partial<ReviewThenGenerateInput> = {}): ReviewThenGenerateInput {
+  return {
+    task: {
+      model: 'video-model-1',
+      content: [
+        { type: 'text', text: `golden ${name}` },
+        { type: 'image_url', image_url: { url: imageUrl(name) }, role: 'reference_image' },
+      ],
+      ratio: '16:9',
+      duration: 5,
+    },
+    review: {},
+    callbacks: true,
+    ...extra,
+    timing: { ...timing, ...extra.timing },
+  };
+}
+
+/** Starts the job as other services do (business key = workflow id) and waits until it closes. */
+async function run(s: GoldenStack, name: string, input: ReviewThenGenerateInput): Promise<WorkflowHandle> {
+  const handle = await start(s, name, input);
+  await handle.result().catch(() => undefined);
+  return handle;
+}
+
+async function start(s: GoldenStack, name: string, input: ReviewThenGenerateInput): Promise<WorkflowHandle> {
+  const job = await startReviewThenGenerate(s.client, { businessKey: `golden-${name}`, input, taskQueue: s.taskQueue });
+  return job.workflow;
+}
+
+async function cancelWhen(handle: WorkflowHandle, ready: (p: Awaited<ReturnType<typeof progress>>) => boolean) {
+  await until(async () => ready(await progress(handle)), 'the stage to cancel in');
+  await handle.cancel();
+  await handle.result().catch(() => undefined);
+  return handle;
+}
+const progress = (handle: WorkflowHandle) => handle.query(progressQuery);
+
+type JobDriver = (s: GoldenStack, name: string) => Promise<WorkflowHandle>;
+
+export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
+  callbacks: (s, name) => run(s, name, job(name)),
+  polling: (s, name) => {
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(name) }, 'completed', 1_200);
+    return run(s, name, job(name, { callbacks: false }));
+  },
+  'sync-review': (s, name) => run(s, name, job(name, { review: { mode: 'sync' } })),
+  store: (s, name) => run(s, name, job(name, { store: true })),
+  'failure-invalid-input': async (s, name) => {
+    // Started without the helper (which refuses it): the workflow validates its input itself.
+    const bad = { task: { model: '', content: [], ratio: '16/9' }, review: { urls: ['ftp://x/y.jpg'] } };
+    const handle = await s.client.workflow.start('ReviewThenGenerate', {
+      workflowId: `golden-${name}`,
+      taskQueue: s.taskQueue,
+      args: [bad],
+    });
+    await handle.result().catch(() => undefined);
+    return handle;
+  },
+  'failure-review-rejected': (s, name) => {
+    s.sandbox.setReviewVerdict(imageUrl(name), {
+      passed: false,
+      errorCode: 'FACE_NOT_AUTHORIZED',
+      errorMessage: 'real person not authorized',
+    });
+    return run(s, name, job(name));
+  },
+  'failure-review-failed': (s, name) => {
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(name) }, 'failed');
+    return run(s, name, job(name));
+  },
+  'failure-review-cancelled': (s, name) => {
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(name) }, 'cancelled');
+    return run(s, name, job(name, { callbacks: false }));
+  },
+  'failure-review-timed-out': (s, name) => {
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(name) }, 'completed', 60_000);
+    return run(s, name, job(name, { timing: { reviewTimeoutMs: 1_000 } }));
+  },
+  'failure-video-request-rejected': (s, name) => {
+    s.sandbox.addFault({
+      operation: 'video.create',
+      times: 1,
+      fault: { type: 'status', status: 400, body: { error: { code: 'InvalidParameter', message: 'bad ratio' } } },
+    });
+    return run(s, name, job(name));
+  },
+  'failure-unauthorized': (s, name) => {
+    s.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 401 } });
+    return run(s, name, job(name));
+  },
+  'failure-generation-failed': (s, name) => {
+    s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}` }, 'failed');
+    return run(s, name, job(name));
+  },
+  'failure-generation-cancelled': (s, name) => {
+    s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}` }, 'cancelled');
+    return run(s, name, job(name));
+  },
+  'failure-generation-expired': (s, name) => {
+    s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}` }, 'expired');
+    return run(s, name, job(name));
+  },
+  'failure-generation-timed-out': (s, name) => {
+    s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}` }, 'succeeded', 60_000);
+    return run(s, name, job(name, { timing: { generationTimeoutMs: 1_000 } }));
+  },
+  'failure-submit-unconfirmed-review': (s, name) => {
+    s.sandbox.addFault({ operation: 'review.submitAsync', times: 1, fault: { type: 'status', status: 500 } });
+    return run(s, name, job(name, { timing: { reviewTimeoutMs: 1_000 } }));
+  },
+  'failure-submit-unconfirmed-create': (s, name) => {
+    s.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500 } });
+    return run(s, name, job(name, { timing: { generationTimeoutMs: 1_000 } }));
+  },
+  'failure-video-store-failed': (s, name) => {
+    s.sandbox.setVideoFileFault({ mode: 'expired', times: 2 });
+    return run(s, name, job(name, { store: true }));
+  },
+  'cancel-reviewing': async (s, name) => {
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(name) }, 'completed', 60_000);
+    const handle = await start(s, name, job(name));
+    return cancelWhen(handle, (p) => p.review.tasks.some((t) => t.taskId !== ''));
+  },
+  'cancel-generating': async (s, name) => {
+    s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}` }, 'succeeded', 60_000);
+    const handle = await start(s, name, job(name));
+    return cancelWhen(handle, (p) => p.stage === 'generating');
+  },
+  'review-submit-ambiguous-adopted': (s, name) => {
+    s.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
+    return run(s, name, job(name));
+  },
+  'create-ambiguous-adopted': (s, name) => {
+    s.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500, commit: true } });
+    return run(s, name, job(name));
+  },
+  'create-resubmitted': (s, name) => {
+    s.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500 } });
+    return run(s, name, job(name, { resubmitOnAmbiguity: true }));
+  },
+};

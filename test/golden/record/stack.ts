@@ -1,0 +1,103 @@
+// What `npm run record-golden` runs the paths on, outside vitest: its own Temporal dev server, the sandbox,
+// the callback receiver and one in-process worker (callback address and a file store), all on free ports.
+// Short timings keep each recorded history small.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../../src/activities/index.js';
+import { startCallbackServer } from '../../../src/callbacks/server.js';
+import { startDevServer } from '../../../src/dev/temporal-dev-server.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { ReviewClient } from '../../../src/services/review/client.js';
+import { VideoClient } from '../../../src/services/video/client.js';
+import { FileVideoStore } from '../../../src/store/file-store.js';
+import { workflowPreloadModules, workflowsPath } from '../../../src/workflows-path.js';
+
+export interface GoldenStack {
+  client: Client;
+  sandbox: Sandbox;
+  taskQueue: string;
+  /** The version of the Temporal Server (the dev server) that ran the paths. */
+  server: string;
+  /** Strings that must never appear in a recorded history. */
+  secrets: string[];
+  stop(): Promise<void>;
+}
+
+/** Polls `check` every 100 ms until it holds (a run reached a stage, a request arrived). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
+  for (const end = Date.now() + timeoutMs; !(await check());) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+
+export async function startGoldenStack(): Promise<GoldenStack> {
+  // The paths fail activities on purpose: only errors are worth printing.
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const server = await startDevServer();
+  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
+  // The receiver listens on loopback: the sandbox and the clients accept private addresses.
+  const sandbox = await startSandbox({ allowPrivateUrls: true, videoFileBytes: 64 * 1024 });
+  const secret = randomBytes(24).toString('base64url');
+  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const clients = {
+    video: new VideoClient({
+      baseUrl: sandbox.videoBaseUrl,
+      apiKey: sandbox.apiKey,
+      cancelMethod: 'POST',
+      cancelPath: '/v1/task/cancel/{id}',
+      timeoutMs: 2_000,
+      allowPrivateUrls: true,
+    }),
+    review: new ReviewClient({
+      baseUrl: sandbox.reviewBaseUrl,
+      accessToken: sandbox.accessToken,
+      timeoutMs: 2_000,
+      allowPrivateUrls: true,
+    }),
+  };
+  const storeDir = mkdtempSync(join(tmpdir(), 'rtg-golden-store-'));
+  const taskQueue = 'golden-histories';
+  const worker = await Worker.create({
+    connection: server.env.nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    // Bundled as the tests and our worker's build bundle it: our modules preloaded.
+    workflowBundle: await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quiet }),
+    activities: createActivities({
+      ...clients,
+      callbacks: { publicUrl: receiver.url, secret },
+      store: new FileVideoStore(storeDir),
+    }),
+  });
+  const running = worker.run();
+  return {
+    client,
+    sandbox,
+    taskQueue,
+    server: (await client.workflowService.getSystemInfo({})).serverVersion || 'unknown',
+    secrets: [sandbox.apiKey, sandbox.accessToken, secret],
+    async stop() {
+      worker.shutdown();
+      await running;
+      await receiver.close();
+      await Promise.allSettled([clients.video.close(), clients.review.close()]);
+      await sandbox.close();
+      await server.teardown();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The run to record: a handle and, for one run of a continue-as-new chain, its run id. */
+export interface RecordedRun {
+  name: string;
+  handle: WorkflowHandle;
+  runId?: string;
+}

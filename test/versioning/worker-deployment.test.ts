@@ -1,0 +1,157 @@
+// Worker Deployment versioning on the dev server (docs/upgrading.md#worker-deployment-versioning): two
+// worker processes (`src/worker.ts`) configured only by TEMPORAL_DEPLOYMENT_NAME / TEMPORAL_WORKER_BUILD_ID,
+// build A then build B of one deployment. A job started while A is current is PINNED: after B becomes
+// current it still runs every workflow task on A and finishes there; a job started after the switch runs
+// on B. Proved from the histories: each workflow task completed names the deployment version and the
+// identity (pid@host) of the worker process that completed it.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import proto, { type temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { progressQuery } from '../../src/workflows/definitions.js';
+import { imageJob, workflowBundle } from '../support/stack.js';
+import { replayHistories, temporalAddress, testClient } from '../support/temporal.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { inject } from 'vitest';
+
+const deploymentName = `rtg-versioning-${randomUUID().slice(0, 8)}`;
+const taskQueue = `versioning-${randomUUID()}`;
+let client: Client;
+let sandbox: Sandbox;
+let bundleDir: string;
+const workers: Record<'A' | 'B', WorkerProcess | undefined> = { A: undefined, B: undefined };
+const handles: WorkflowHandle[] = [];
+
+async function until<T>(get: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  for (const end = Date.now() + timeoutMs; ;) {
+    const value = await get().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A worker process that is build `buildId` of the deployment, through the variables alone. */
+function startBuild(buildId: string, bundlePath: string): Promise<WorkerProcess> {
+  return startWorkerProcess({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    TEMPORAL_DEPLOYMENT_NAME: deploymentName,
+    TEMPORAL_WORKER_BUILD_ID: buildId,
+    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
+    VIDEO_API_KEY: sandbox.apiKey,
+    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
+    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+    ALLOW_PRIVATE_URLS: 'true',
+    // The test's bundle, written to a file: no webpack in each process.
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+  });
+}
+
+/** Waits until the build has polled (the deployment lists it), makes it current, and waits for the routing. */
+async function makeCurrent(buildId: string): Promise<void> {
+  const namespace = client.options.namespace;
+  await until(async () => {
+    const d = await client.workflowService.describeWorkerDeployment({ namespace, deploymentName });
+    return d.workerDeploymentInfo?.versionSummaries?.some((v) => v.deploymentVersion?.buildId === buildId) || undefined;
+  }, `build ${buildId} to be listed`);
+  await client.workflowService.setWorkerDeploymentCurrentVersion({ namespace, deploymentName, buildId });
+  await until(async () => {
+    const d = await client.workflowService.describeWorkerDeployment({ namespace, deploymentName });
+    return d.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId === buildId || undefined;
+  }, `build ${buildId} to be current`);
+}
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+
+/** The workflow tasks of a run: who completed each (identity), on which build, and when. */
+async function workflowTasks(handle: WorkflowHandle) {
+  const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e: Event) => e.workflowTaskCompletedEventAttributes)
+    .map((e: Event) => ({
+      identity: e.workflowTaskCompletedEventAttributes?.identity ?? '',
+      buildId: e.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId ?? '',
+      at: Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6),
+    }));
+}
+
+beforeAll(async () => {
+  client = await testClient();
+  sandbox = await startSandbox({ allowPrivateUrls: true });
+  bundleDir = mkdtempSync(join(tmpdir(), 'rtg-versioning-'));
+  const bundlePath = join(bundleDir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, (await workflowBundle()).code);
+  [workers.A, workers.B] = await Promise.all([startBuild('build-a', bundlePath), startBuild('build-b', bundlePath)]);
+});
+
+afterAll(async () => {
+  try {
+    expect(await replayHistories(handles, await workflowBundle())).toBe(handles.length);
+  } finally {
+    await Promise.all([workers.A?.stop(), workers.B?.stop()]);
+    await sandbox?.close();
+    rmSync(bundleDir, { recursive: true, force: true });
+  }
+});
+
+describe('Worker Deployment versioning (PINNED, the default)', () => {
+  it('each worker says which version it is at start', () => {
+    expect(workers.A!.output()).toContain(`${deploymentName}.build-a (PINNED)`);
+    expect(workers.B!.output()).toContain(`${deploymentName}.build-b (PINNED)`);
+  });
+
+  it('a run started on build A finishes on A after B becomes current; a new run goes to B', async () => {
+    await makeCurrent('build-a');
+    // Polling only (these workers have no callback address); the review outlasts the switch to B.
+    const slowUrl = 'https://cdn.example.com/versioning/slow.jpg';
+    sandbox.setReviewTaskOutcome({ url: slowUrl }, 'completed', 10_000);
+    const start = (url: string) =>
+      client.workflow.start('ReviewThenGenerate', {
+        taskQueue,
+        workflowId: `versioning-${randomUUID()}`,
+        args: [imageJob(url, { callbacks: false })],
+      });
+    const old = await start(slowUrl);
+    handles.push(old);
+    await until(
+      async () => (await old.query(progressQuery)).review.tasks.some((t) => t.taskId !== '') || undefined,
+      'the pinned run to submit its review',
+    );
+
+    await makeCurrent('build-b');
+    const switchedAt = Date.now();
+    expect((await old.describe()).status.name).toBe('RUNNING');
+    const fresh = await start('https://cdn.example.com/versioning/fast.jpg');
+    handles.push(fresh);
+    expect((await fresh.result()).state).toBe('succeeded');
+    expect((await old.result()).state).toBe('succeeded');
+
+    const [oldTasks, freshTasks] = await Promise.all([workflowTasks(old), workflowTasks(fresh)]);
+    const processOf = (identity: string) => identity.split('@')[0];
+    // The pinned run: every workflow task on build A, by A's process, some of them after the switch.
+    expect(new Set(oldTasks.map((t) => t.buildId))).toEqual(new Set(['build-a']));
+    expect(new Set(oldTasks.map((t) => processOf(t.identity)))).toEqual(new Set([String(workers.A!.pid)]));
+    expect(oldTasks.filter((t) => t.at > switchedAt).length).toBeGreaterThan(0);
+    // The new run: every workflow task on build B, by B's process.
+    expect(new Set(freshTasks.map((t) => t.buildId))).toEqual(new Set(['build-b']));
+    expect(new Set(freshTasks.map((t) => processOf(t.identity)))).toEqual(new Set([String(workers.B!.pid)]));
+    // The server records both as pinned, each to its own version.
+    const versioning = async (h: WorkflowHandle) => {
+      const d = await client.workflowService.describeWorkflowExecution({
+        namespace: client.options.namespace,
+        execution: { workflowId: h.workflowId },
+      });
+      const info = d.workflowExecutionInfo?.versioningInfo;
+      return { behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId };
+    };
+    const PINNED = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
+    expect(await versioning(old)).toEqual({ behavior: PINNED, buildId: 'build-a' });
+    expect(await versioning(fresh)).toEqual({ behavior: PINNED, buildId: 'build-b' });
+  });
+});
