@@ -2,6 +2,8 @@
 import type { MachineInfo } from './lib/machine.js';
 import type { ApiCalls, CallbackLatency } from './lib/sandbox-metrics.js';
 import type { HistorySample } from './lib/histories.js';
+import type { ServerActions } from './lib/server-actions.js';
+import type { CachedWorkflowMemory, MemoryPoint } from './lib/cache-memory.js';
 import type { Summary } from './lib/stats.js';
 import type { HttpVariantResult } from './http/main.js';
 import type { Mode, Profile, ProfileName } from './profiles.js';
@@ -48,6 +50,8 @@ export interface RunResult {
   callbackLatency?: CallbackLatency & { unit: 'ms' };
   historyEvents?: SummaryFigure;
   historySample?: HistorySample;
+  /** The dev server's `action` counter over the run, per job (a cross-check of historySample.cost). */
+  serverActions?: ServerActions;
   activitySlots?: {
     meanRunning: Figure;
     peakRunning: Figure;
@@ -77,7 +81,11 @@ export interface WaitingResult {
   rssSlope: Figure;
   rssAtTarget: Figure;
   cachedWorkflows: Figure;
-  checkpoints: Array<{ waitingJobs: number; rssMiB: number; cachedWorkflows: number; atSeconds: number }>;
+  checkpoints: Array<MemoryPoint & { atSeconds: number }>;
+  /** The V8 heaps of the idle worker (absent in older results). */
+  idleHeap?: MemoryPoint['heap'];
+  /** What one cached workflow costs, and of what (bench/lib/cache-memory.ts). */
+  perCachedWorkflow?: CachedWorkflowMemory;
   /** The worker's sticky cache size (maxCachedWorkflows, explicit or the SDK's default) and V8 heap limit. */
   maxCachedWorkflows: Figure;
   heapLimit: Figure;
@@ -127,5 +135,7 @@ export interface BenchResults {
   skipped: Array<{ run: string; concurrency: number; estimate: Figure }>;
   /** The same figures from an earlier run, before a change to the package's code (full runs). */
   baseline?: BaselineComparison;
+  /** Why a target of issue 15 was not met (bench/report/targets.ts), by target id: written by hand, kept by --report. */
+  gaps?: Record<string, string>;
   notes: string[];
 }

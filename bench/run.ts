@@ -18,13 +18,14 @@ import { FULL, MAIN_WORKER_CONFIG, QUICK, WORKER_CONFIGS, type Plan } from './pl
 import { PROFILES, type Mode, type Profile, type ProfileName } from './profiles.js';
 import { compareWithBaseline } from './report/baseline.js';
 import { computeFindings } from './report/findings.js';
+import { costLine, withCostLine } from './report/readme-cost.js';
 import { renderMarkdown } from './report/markdown.js';
 import { renderPlot } from './report/svg.js';
 import { fig, type BenchResults, type RunKind, type RunResult } from './results.js';
 import { runHistoryIndependence } from './scenarios/history-independence.js';
 import { runHttpBench } from './scenarios/http.js';
 import { runOurs, runPeer, runTrivial, warmUp } from './scenarios/throughput.js';
-import { runWaiting } from './scenarios/waiting.js';
+import { runWaitingPhase } from './scenarios/waiting-phase.js';
 import { runStoreBench } from './store/scenario.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -56,19 +57,25 @@ function log(line: string) {
 
 function outputs(name: string, official: boolean) {
   return {
+    // The README's cost line comes from the run BENCHMARKS.md comes from, and only from it.
+    readme: official && !args.markdown ? `${ROOT}README.md` : undefined,
     markdown: args.markdown ?? (official ? `${ROOT}BENCHMARKS.md` : `${ROOT}bench/results/${name}.md`),
     plot:
       args.plot ?? (official ? `${ROOT}docs/images/bench-throughput-latency.svg` : `${ROOT}bench/results/${name}.svg`),
   };
 }
 
-function writeReport(results: BenchResults, out: { markdown: string; plot: string }) {
+function writeReport(results: BenchResults, out: { markdown: string; plot: string; readme: string | undefined }) {
   mkdirSync(dirname(out.plot), { recursive: true });
   writeFileSync(out.plot, renderPlot(results));
   const base = dirname(out.markdown);
   const plotRel = out.plot.startsWith(`${base}/`) ? out.plot.slice(base.length + 1) : out.plot;
   writeFileSync(out.markdown, renderMarkdown(results, plotRel));
   log(`wrote ${out.markdown.replace(ROOT, '')} and ${out.plot.replace(ROOT, '')}`);
+  if (out.readme) {
+    writeFileSync(out.readme, withCostLine(readFileSync(out.readme, 'utf8'), costLine(results)));
+    log(`README.md cost line: ${costLine(results) || '(none: no actions counted)'}`);
+  }
 }
 
 const describe = (r: RunResult) =>
@@ -317,9 +324,11 @@ async function main() {
         results.tuning.push({ config: 'trivial', def: WORKER_CONFIGS.trivial!, run: ref });
       });
 
-    // Scale up: the rest of the budget, shared between the larger levels and the big waiting test.
-    const waitingShare = only.has('waiting') ? plan.waitingShare : 0;
-    const scaleUntil = Date.now() + (deadline - Date.now()) * (1 - waitingShare);
+    // Scale up: the rest of the budget, shared between the larger levels and the big waiting test, which
+    // keeps at least its minimum (the 10,000 waiting jobs of the full plan): larger levels are skipped first.
+    const left = deadline - Date.now();
+    const waitingMs = only.has('waiting') ? Math.min(left, Math.max(plan.waitingMinMs, left * plan.waitingShare)) : 0;
+    const scaleUntil = deadline - waitingMs;
     if (only.has('main')) {
       for (const n of higher) {
         log(
@@ -331,86 +340,16 @@ async function main() {
     await stopEnvs();
 
     if (only.has('waiting'))
-      await phase('scenario 6 (waiting jobs)', async () => {
-        const w = plan.waiting;
-        const hour = 3_600_000;
-        // Reviews and generations outlast the scenario; polling jobs get a short review (see runWaiting).
-        const env = await startProfileEnv(h, profiles.zero, MAIN_WORKER_CONFIG, WORKER_CONFIGS[MAIN_WORKER_CONFIG]!, {
-          reviewDurationMs: hour,
-          videoDurationMs: hour,
-        });
-        const waitEnvs: ProfileEnv[] = [env];
-        try {
-          await warmUp(h, env, plan.warmup, label('warmup-waiting'));
-          // Callback waiters first: polling waiters keep polling and would show in the callback window.
-          const pollingReserve = w.windowMs + 60_000;
-          const share = w.cappedConfig ? 0.5 : 1;
-          log(
-            `scenario 6: up to ${w.callbacksTarget} jobs waiting for their review callback (worker '${MAIN_WORKER_CONFIG}', cache ${env.worker.maxCachedWorkflows})`,
-          );
-          const cbUntil = Date.now() + (deadline - Date.now() - pollingReserve) * share - w.windowMs;
-          const cb = await runWaiting(h, env, {
-            label: label('wait-callbacks'),
-            target: w.callbacksTarget,
-            chunk: w.chunk,
-            mode: 'callbacks',
-            windowMs: w.windowMs,
-            videoPollIntervalMs: w.videoPollIntervalMs,
-            deadline: cbUntil,
-            log,
-          });
-          results.waiting.push(cb);
-          log(
-            `  RSS ${cb.workerRssIdle.value} -> ${cb.workerRssWaiting.value} MiB with ${cb.jobs} waiting, ${cb.cachedWorkflows.value} cached; running activities max ${cb.runningActivities.max.value}; ${cb.apiCallsDuringWindow.value} calls in ${cb.window.value} s`,
-          );
-          log(`scenario 4: ${w.pollingJobs} jobs polling a long generation every ${w.videoPollIntervalMs / 1000} s`);
-          const polling = await runWaiting(h, env, {
-            label: label('wait-polling'),
-            target: w.pollingJobs,
-            chunk: w.pollingJobs,
-            mode: 'polling',
-            windowMs: w.windowMs,
-            videoPollIntervalMs: w.videoPollIntervalMs,
-            deadline: deadline - w.windowMs,
-            log,
-          });
-          results.waiting.push(polling);
-          log(
-            `  running activities mean ${polling.runningActivities.mean.value}, max ${polling.runningActivities.max.value}; ${polling.apiCallsDuringWindow.value} calls in ${polling.window.value} s`,
-          );
-          if (w.cappedConfig) {
-            await env.stop();
-            waitEnvs.length = 0;
-            const capped = await startProfileEnv(h, profiles.zero, w.cappedConfig, WORKER_CONFIGS[w.cappedConfig]!, {
-              reviewDurationMs: hour,
-              videoDurationMs: hour,
-            });
-            waitEnvs.push(capped);
-            await warmUp(h, capped, plan.warmup, label('warmup-capped'));
-            log(
-              `scenario 6: the same wait with worker '${w.cappedConfig}' (cache ${capped.worker.maxCachedWorkflows}), up to ${cb.jobs} jobs`,
-            );
-            // Past its cache size (four times over), so that eviction shows; no need to repeat the whole ramp.
-            const cache = capped.worker.maxCachedWorkflows;
-            const c = await runWaiting(h, capped, {
-              label: label('wait-callbacks-capped'),
-              target: Math.min(Math.max(cb.jobs, cache + w.chunk), Math.max(cache * 4, cache + w.chunk)),
-              chunk: w.chunk,
-              mode: 'callbacks',
-              windowMs: w.windowMs,
-              videoPollIntervalMs: w.videoPollIntervalMs,
-              deadline: deadline - w.windowMs,
-              log,
-            });
-            results.waiting.push(c);
-            log(
-              `  RSS ${c.workerRssIdle.value} -> ${c.workerRssWaiting.value} MiB with ${c.jobs} waiting, ${c.cachedWorkflows.value} cached`,
-            );
-          }
-        } finally {
-          for (const e of waitEnvs) await e.stop();
-        }
-      });
+      await phase('scenario 6 (waiting jobs)', () =>
+        runWaitingPhase(h, {
+          plan,
+          profile: profiles.zero,
+          deadline,
+          label,
+          log,
+          record: (w) => results.waiting.push(w),
+        }),
+      );
     // 1 GiB through VIDEO_STORE (bench/store/): the full plan only; figures in bench/results/store.json.
     if (only.has('store') && !args.quick) await phase('store (1 GiB)', () => runStoreBench(log));
   } finally {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
+import { freePort, startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
 import type { Profile } from '../profiles.js';
@@ -37,6 +37,8 @@ const silent = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace()
 export interface Harness {
   server: DevServer;
   serverPid: number | undefined;
+  /** The dev server's Prometheus endpoint (its `action` counter cross-checks the actions per job). */
+  metricsUrl: string;
   client: Client;
   receiver: CallbackServer;
   secret: string;
@@ -62,8 +64,9 @@ export async function startHarness(): Promise<Harness> {
   };
   // Every bundle from the same snapshot of the sources, built before anything runs: the working tree
   // may change while a long benchmark runs.
+  const metricsPort = await freePort();
   const [server] = await Promise.all([
-    startDevServer({ ui: false }),
+    startDevServer({ ui: false, extraArgs: ['--metrics-port', String(metricsPort)] }),
     ...(Object.keys(BUNDLES) as BundleName[]).map(bundle),
   ]);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
@@ -73,6 +76,7 @@ export async function startHarness(): Promise<Harness> {
   return {
     server,
     serverPid: findDevServerPid(port),
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     client,
     receiver,
     secret,

@@ -1,5 +1,7 @@
-// History events per job, by event type, from a sample of finished runs' histories.
+// History events per job, by event type, and billable actions per job, by kind, from a sample of finished
+// runs' histories.
 import type { Client } from '@temporalio/client';
+import { costOf } from './history-cost.js';
 
 export interface HistorySample {
   sampled: number;
@@ -11,6 +13,20 @@ export interface HistorySample {
    * the result of the review submit (the workflow then does not know the task id yet).
    */
   reviewCallbackBeforeSubmitResult: number;
+  /** Billable actions per job as Temporal Cloud counts them (bench/lib/history-cost.ts). */
+  cost?: SampleCost;
+}
+
+export interface SampleCost {
+  actionsPerJob: { min: number; max: number; mean: number };
+  /** Kind (start, activity attempts, local activities, signals, timers, ...) -> actions per job (mean). */
+  byKind: Record<string, number>;
+  /**
+   * Polling jobs: the sampled jobs' own polls (review queries and video gets in the sandbox's log), and
+   * their actions less those polls: each poll is one activity attempt, the rest is the cost of the job.
+   */
+  pollsPerJob?: number;
+  actionsBeyondPolls?: { min: number; max: number; mean: number };
 }
 
 type Attrs = Record<string, unknown> | undefined;
@@ -46,11 +62,32 @@ function eventTypeName(event: Record<string, unknown>): string {
   return 'Unknown';
 }
 
-export async function sampleHistories(client: Client, workflowIds: string[], k: number): Promise<HistorySample> {
+const range = (xs: number[]) => ({
+  min: xs.length ? Math.min(...xs) : NaN,
+  max: xs.length ? Math.max(...xs) : NaN,
+  mean: xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100 : NaN,
+});
+
+/** Sums per job -> means per job, two decimals. */
+function perJob(sums: Record<string, number>, jobs: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, Math.round((v / Math.max(1, jobs)) * 100) / 100]));
+}
+
+/** `polls`: a polling job's own polls, by workflow id; given, actions beyond the polls are counted too. */
+export async function sampleHistories(
+  client: Client,
+  workflowIds: string[],
+  k: number,
+  polls?: (workflowId: string) => number,
+): Promise<HistorySample> {
   const step = Math.max(1, Math.floor(workflowIds.length / k));
   const ids = workflowIds.filter((_, i) => i % step === 0).slice(0, k);
   const counts: number[] = [];
+  const actions: number[] = [];
+  const beyond: number[] = [];
+  const pollCounts: number[] = [];
   const byType: Record<string, number> = {};
+  const byKind: Record<string, number> = {};
   let raced = 0;
   for (const id of ids) {
     const history = await client.workflow.getHandle(id).fetchHistory();
@@ -61,16 +98,23 @@ export async function sampleHistories(client: Client, workflowIds: string[], k: 
       const t = eventTypeName(e);
       byType[t] = (byType[t] ?? 0) + 1;
     }
+    const cost = costOf(history);
+    actions.push(cost.actions);
+    for (const [kind, n] of Object.entries(cost.byKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
+    if (polls) {
+      pollCounts.push(polls(id));
+      beyond.push(cost.actions - pollCounts.at(-1)!);
+    }
   }
-  for (const t of Object.keys(byType)) byType[t] = Math.round((byType[t]! / Math.max(1, ids.length)) * 100) / 100;
   return {
     sampled: ids.length,
-    eventsPerJob: {
-      min: counts.length ? Math.min(...counts) : NaN,
-      max: counts.length ? Math.max(...counts) : NaN,
-      mean: counts.length ? Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 100) / 100 : NaN,
-    },
-    byType,
+    eventsPerJob: range(counts),
+    byType: perJob(byType, ids.length),
     reviewCallbackBeforeSubmitResult: raced,
+    cost: {
+      actionsPerJob: range(actions),
+      byKind: perJob(byKind, ids.length),
+      ...(polls ? { pollsPerJob: range(pollCounts).mean, actionsBeyondPolls: range(beyond) } : {}),
+    },
   };
 }

@@ -67,29 +67,9 @@ export function plainStarter(
     });
 }
 
-export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  const startedAt = Date.now();
-  await startJobs(o);
-  const startPhaseMs = Date.now() - startedAt;
-
-  const query = `BatchId = "${o.label}"`;
-  let timedOut = false;
-  for (;;) {
-    const { count: running } = await o.client.workflow.count(`${query} AND ExecutionStatus = "Running"`);
-    if (running === 0) {
-      // Visibility may lag the starts by a moment: make sure all N are there and closed.
-      const { count: total } = await o.client.workflow.count(query);
-      if (total >= o.n) break;
-    }
-    if (Date.now() - startedAt > o.timeoutMs) {
-      timedOut = true;
-      break;
-    }
-    await sleep(250);
-  }
-  const finishedAt = Date.now();
+async function listRuns(client: Client, query: string): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
-  for await (const w of o.client.workflow.list({ query, pageSize: 1000 })) {
+  for await (const w of client.workflow.list({ query, pageSize: 1000 })) {
     records.push({
       workflowId: w.workflowId,
       status: w.status.name,
@@ -97,6 +77,38 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       closeMs: w.closeTime?.getTime(),
       historyLength: w.historyLength,
     });
+  }
+  return records;
+}
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  const startedAt = Date.now();
+  await startJobs(o);
+  const startPhaseMs = Date.now() - startedAt;
+
+  const query = `BatchId = "${o.label}"`;
+  let timedOut = false;
+  let finishedAt: number;
+  let records: RunRecord[];
+  for (;;) {
+    const { count: running } = await o.client.workflow.count(`${query} AND ExecutionStatus = "Running"`);
+    if (running === 0) {
+      // Visibility may lag the starts by a moment: make sure all N are there and closed.
+      const { count: total } = await o.client.workflow.count(query);
+      if (total >= o.n) {
+        finishedAt = Date.now();
+        records = await listRuns(o.client, query);
+        // The two counts can also disagree with the records for a moment: only closed runs end the wait.
+        if (records.length >= o.n && records.every((r) => r.status !== 'RUNNING')) break;
+      }
+    }
+    if (Date.now() - startedAt > o.timeoutMs) {
+      timedOut = true;
+      finishedAt = Date.now();
+      records = await listRuns(o.client, query);
+      break;
+    }
+    await sleep(250);
   }
   return { startedAt, finishedAt, startPhaseMs, records, timedOut };
 }

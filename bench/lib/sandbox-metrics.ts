@@ -36,6 +36,31 @@ export function apiCalls(requests: RequestLogEntry[], jobs: number): ApiCalls {
   };
 }
 
+const POLLS = new Set(['review.query', 'video.get']);
+
+/**
+ * Each job's polls (review queries and video gets of its own tasks), by workflow id. A job's tasks are
+ * found by its index in the burst, which its submit (image URL) and its create (prompt marker) carry as
+ * `<label>/<i>`; the workflow id is `<label>-<i>` (bench/profiles.ts).
+ */
+export function pollsByJob(requests: RequestLogEntry[], label: string): (workflowId: string) => number {
+  const index = new RegExp(`${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(\\d+)`);
+  const jobOfTask = new Map<string, string>();
+  const polls = new Map<string, number>();
+  for (const r of requests) {
+    if (!r.taskId) continue;
+    if (POLLS.has(r.operation)) {
+      polls.set(r.taskId, (polls.get(r.taskId) ?? 0) + 1);
+      continue;
+    }
+    const i = index.exec(JSON.stringify(r.body ?? ''))?.[1];
+    if (i !== undefined) jobOfTask.set(r.taskId, `${label}-${i}`);
+  }
+  const byJob = new Map<string, number>();
+  for (const [task, job] of jobOfTask) byJob.set(job, (byJob.get(job) ?? 0) + (polls.get(task) ?? 0));
+  return (workflowId) => byJob.get(workflowId) ?? 0;
+}
+
 const FINAL = new Set(['completed', 'failed', 'cancelled', 'succeeded', 'expired']);
 const WORKFLOW_ID = /\/(?:callbacks|cb)\/(?:review|video)\/([^/?#]+)/;
 

@@ -2,7 +2,7 @@
 // gauges, stop it and wait for its exit.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage, WorkerConfig, WorkerSample } from '../worker/protocol.js';
+import type { ChildMessage, MemoryReading, WorkerConfig, WorkerSample } from '../worker/protocol.js';
 
 const entry = fileURLToPath(new URL('../worker/main.ts', import.meta.url));
 
@@ -21,6 +21,8 @@ export interface WorkerProcess {
   maxCachedWorkflows: number;
   heapLimitBytes: number;
   stats(since: number): Promise<WorkerStats>;
+  /** RSS and the V8 heaps (main thread, workflow threads) right now. */
+  memory(): Promise<MemoryReading>;
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,12 @@ export async function startWorkerProcess(config: WorkerConfig): Promise<WorkerPr
         activitiesStarted: m.activitiesStarted,
         peakRunning: m.peakRunning,
       };
+    },
+    async memory() {
+      const reply = next(child, 'memory', 30_000);
+      child.send({ type: 'memory' });
+      const { type: _type, ...reading } = await reply;
+      return reading;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

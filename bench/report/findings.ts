@@ -1,6 +1,7 @@
 // Findings computed from the figures of one run (stored in the JSON as `notes`), so that a regenerated
 // BENCHMARKS.md never carries a sentence the figures do not support.
 import type { BenchResults } from '../results.js';
+import { MIN_CACHED } from './targets.js';
 
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
@@ -67,26 +68,34 @@ export function computeFindings(r: BenchResults): string[] {
   }
 
   const waitDefault = r.waiting.find((w) => w.mode === 'callbacks' && w.workerConfig === r.mainWorkerConfig);
-  const waitCapped = r.waiting.find((w) => w.mode === 'callbacks' && w.workerConfig !== r.mainWorkerConfig);
+  const others = r.waiting.filter((w) => w.mode === 'callbacks' && w.workerConfig !== r.mainWorkerConfig && w.jobs > 0);
   if (waitDefault && waitDefault.jobs > 0) {
-    const perJob = waitDefault.rssSlope.value;
     const cache = waitDefault.maxCachedWorkflows.value;
-    const atCache = waitDefault.workerRssIdle.value + (perJob / 1024) * cache;
+    const m = waitDefault.perCachedWorkflow;
+    const perCached = m && m.upToCached >= MIN_CACHED ? m.rssKiB : undefined;
+    const budget = r.workerConfigs[waitDefault.workerConfig]?.options.maxCachedWorkflows !== undefined;
     const beyondCache = waitDefault.jobs > cache;
     let text =
-      `**Memory of waiting jobs.** A waiting job holds no activity slot and makes no call, but its cached workflow costs the worker RSS: about ${Math.round(perJob)} KiB per waiting job here ` +
-      `(slope over ${waitDefault.jobs} waiting jobs${beyondCache ? `, at most ${cache} of them cached` : ', every one of them cached'}). The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB` +
+      `**Memory of waiting jobs.** A waiting job holds no activity slot and makes no call, but its cached workflow costs the worker RSS` +
+      (perCached !== undefined
+        ? `: about ${Math.round(perCached)} KiB per cached workflow here (section 6 says of what)`
+        : '') +
+      `. ${budget ? `Our worker sizes its sticky cache from its memory budget (WORKER_MEMORY_BUDGET_MIB, src/worker-cache.ts): ${cache} workflows` : `The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB`}` +
       (beyondCache
         ? `; with ${waitDefault.jobs} jobs waiting the worker held ${Math.round(waitDefault.workerRssWaiting.value)} MiB (measured), the ${waitDefault.jobs - cache} evicted ones are replayed from their history when their callback arrives.`
-        : `, so by that slope a worker would grow to roughly ${Math.round(atCache)} MiB before evicting (an estimate, not a measurement).`);
-    if (waitCapped && waitCapped.jobs > 0) {
-      const flags = r.workerConfigs[waitCapped.workerConfig]?.nodeArgs?.join(' ') ?? '';
-      const opts = JSON.stringify(r.workerConfigs[waitCapped.workerConfig]?.options ?? {});
-      text +=
-        ` With ${flags ? `\`${flags}\` on the worker process` : `options \`${opts}\``} the cache was ${waitCapped.maxCachedWorkflows.value} workflows and the worker held ${Math.round(waitCapped.workerRssWaiting.value)} MiB with ${waitCapped.jobs} jobs waiting ` +
-        `(${Math.max(0, waitCapped.jobs - waitCapped.maxCachedWorkflows.value)} of them evicted: they are replayed from their history when their callback arrives). ` +
-        "Bounding the worker's heap bounds its memory whatever the number of waiting jobs; `maxCachedWorkflows` alone evicts workflows, but V8 returns their memory only when it needs to, up to its heap limit.";
+        : `, more than the ${waitDefault.jobs} jobs that waited (${Math.round(waitDefault.workerRssWaiting.value)} MiB).`);
+    for (const o of others) {
+      const def = r.workerConfigs[o.workerConfig];
+      const how = def?.nodeArgs?.length
+        ? `the same cache in a worker process started with \`${def.nodeArgs.join(' ')}\``
+        : def?.options.maxCachedWorkflows === undefined
+          ? "the SDK's own cache size"
+          : `worker \`${o.workerConfig}\``;
+      text += ` With ${how} (${o.maxCachedWorkflows.value} workflows) the worker held ${Math.round(o.workerRssWaiting.value)} MiB with ${o.jobs} jobs waiting (${Math.max(0, o.jobs - o.maxCachedWorkflows.value)} of them evicted).`;
     }
+    if (others.length)
+      text +=
+        ' The cache bounds what stays in memory; V8 returns the memory of evicted workflows only when it collects them, and on its default heap limit it lets them pile up: RSS past the cache wanders above the budget by what is not yet collected.';
     notes.push(text);
   }
 

@@ -1,6 +1,9 @@
 // BENCHMARKS.md, generated from one results JSON: every table below comes from the same run.
 import type { BenchResults, RunResult, SummaryFigure } from '../results.js';
 import type { Mode, ProfileName } from '../profiles.js';
+import { costSection as billableSection, meanCost } from './cost.js';
+import { cacheMemoryText } from './memory.js';
+import { targetsSection } from './targets.js';
 
 const n = (v: number | undefined, digits = 1): string => {
   if (v === undefined || !Number.isFinite(v)) return '–';
@@ -254,7 +257,10 @@ function memorySection(r: BenchResults): string {
     ]);
     const cache = w.maxCachedWorkflows?.value;
     const flags = r.workerConfigs[w.workerConfig]?.nodeArgs?.join(' ');
-    const head = `**Worker \`${w.workerConfig}\`**${flags ? ` (\`${flags}\`)` : ''}: sticky cache ${n(cache)} workflows (the SDK's default for a ${n((w.heapLimit?.value ?? NaN) / 1024, 1)} GiB V8 heap); idle RSS ${n(w.workerRssIdle.value, 0)} MiB.`;
+    const sized = r.workerConfigs[w.workerConfig]?.options.maxCachedWorkflows
+      ? "our worker's default, from its memory budget"
+      : `the SDK's default for a ${n((w.heapLimit?.value ?? NaN) / 1024, 1)} GiB V8 heap`;
+    const head = `**Worker \`${w.workerConfig}\`**${flags ? ` (\`${flags}\`)` : ''}: sticky cache ${n(cache)} workflows (${sized}); idle RSS ${n(w.workerRssIdle.value, 0)} MiB.`;
     let tail: string;
     if (w.jobs >= w.target)
       tail = `With all ${n(w.target)} jobs waiting the worker's RSS was **${n(w.workerRssWaiting.value, 0)} MiB**.`;
@@ -275,7 +281,7 @@ function memorySection(r: BenchResults): string {
     } else
       tail = `${n(w.jobs)} of ${n(w.target)} jobs were reached in the time budget (RSS ${n(w.workerRssWaiting.value, 0)} MiB).`;
     parts.push(
-      `${head}\n\n${table(['#Jobs waiting', '#Worker RSS', '#Cached workflows', '#Reached after'], rows)}\n${tail}\n`,
+      `${head}\n\n${table(['#Jobs waiting', '#Worker RSS', '#Cached workflows', '#Reached after'], rows)}\n${tail}\n\n${cacheMemoryText(w, n)}`,
     );
   }
   return parts.join('\n');
@@ -426,6 +432,12 @@ function headline(r: BenchResults): string {
         `- ${stalled} of ${finals} final-state callbacks were followed by their confirming query only after 90 % of \`callbackFallbackPollMs\` or more (see Findings, "Late confirmations").`,
       );
   }
+  const cbCost = meanCost(r, 'callbacks');
+  const pollCost = meanCost(r, 'polling');
+  if (cbCost || pollCost)
+    lines.push(
+      `- **Billable Temporal actions per job: ${cbCost ? `${n(cbCost.total, 1)} with callbacks` : ''}${cbCost && pollCost?.beyondPolls !== undefined ? '; ' : ''}${pollCost?.beyondPolls !== undefined ? `${n(pollCost.beyondPolls, 1)} polling, plus one per poll` : ''}** (mean over the runs; by kind in section 4).`,
+    );
   const waiting = r.waiting.find((w) => w.mode === 'callbacks');
   if (waiting)
     lines.push(
@@ -489,6 +501,10 @@ figures show what the durability costs in speed, API calls, CPU and memory, meas
 
 ${headline(r)}
 
+## Targets
+
+${targetsSection(r, table, n)}
+
 ![Throughput and median latency against concurrent jobs](${plotPath})
 
 ## Machine
@@ -533,6 +549,9 @@ ${ratioSection(r, 'peer')}
 
 ${callsSection(r)}
 ${historyTypesSection(r)}
+**Billable Temporal actions per job**
+
+${billableSection(r, table, n)}
 **History events per job against review and generation time** (realistic sandbox, same jobs, times ×1 and longer):
 
 ${independenceSection(r)}

@@ -10,7 +10,8 @@ import type { Harness, ProfileEnv } from '../lib/harness.js';
 import { sampleHistories } from '../lib/histories.js';
 import { plainStarter, runLoad, type LoadResult } from '../lib/load.js';
 import { cpuSeconds } from '../lib/proc.js';
-import { apiCalls, callbackLatency } from '../lib/sandbox-metrics.js';
+import { apiCalls, callbackLatency, pollsByJob } from '../lib/sandbox-metrics.js';
+import { actionsBetween, settledActions } from '../lib/server-actions.js';
 import { mean, summarize } from '../lib/stats.js';
 import type { PeerConfig, PeerReport } from '../peer/main.js';
 import { packageStarter, planJobs, type BenchJob, type Mode } from '../profiles.js';
@@ -92,11 +93,13 @@ async function measureWorkflowRun(
 ): Promise<RunResult> {
   const { sandbox, worker } = env;
   const before = await worker.stats(Date.now());
+  const actions0 = await settledActions(h.metricsUrl, h.server.namespace);
   const server0 = h.serverPid ? cpuSeconds(h.serverPid) : undefined;
   const harness0 = process.cpuUsage();
   const load = await runLoad({ client: h.client, label: o.label, n: o.concurrency, start, timeoutMs: o.timeoutMs });
   const harnessCpu = process.cpuUsage(harness0);
   const server1 = h.serverPid ? cpuSeconds(h.serverPid) : undefined;
+  const actions1 = await settledActions(h.metricsUrl, h.server.namespace);
   const after = await worker.stats(load.startedAt);
   if (load.timedOut) await terminateRunning(h.client, o.label);
 
@@ -107,6 +110,8 @@ async function measureWorkflowRun(
   const workerCpuMs =
     (after.cpuMicros.user + after.cpuMicros.system - before.cpuMicros.user - before.cpuMicros.system) / 1000;
   const n = Math.max(1, r.done.length);
+  // Over every job of the run, finished or not: the counter does not tell them apart.
+  const serverActions = actionsBetween(actions0, actions1, load.records.length);
   const result: RunResult = {
     label: o.label,
     kind,
@@ -135,6 +140,7 @@ async function measureWorkflowRun(
       workerPeakRss: fig(slots.peakRss / 2 ** 20, 'MiB'),
       workerPeakCachedWorkflows: fig(slots.peakCached, 'workflows'),
     },
+    ...(serverActions ? { serverActions } : {}),
   };
   if (kind === 'ours') {
     const requests = sandbox.requests();
@@ -154,6 +160,7 @@ async function measureWorkflowRun(
       h.client,
       r.done.map((x) => x.workflowId),
       o.historySample,
+      mode === 'polling' ? pollsByJob(sandbox.requests(), o.label) : undefined,
     );
   return result;
 }

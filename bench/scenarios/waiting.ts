@@ -1,19 +1,35 @@
 // Scenario 6 and the "slots held while waiting" half of scenario 4: many jobs waiting at once — for a
 // review callback, or polling a long generation — and what the one worker holds meanwhile: RSS, cached
 // workflows, activities executing, API calls. Jobs are added in chunks with an RSS checkpoint after
-// each, up to the target or until the time budget runs out (then the RSS slope is reported too).
+// each, up to the target or until the time budget runs out (then the RSS slope is reported too). Each
+// checkpoint also reads the V8 heaps, so that the memory of one cached workflow can be taken apart.
+import { perCachedWorkflow, type MemoryPoint } from '../lib/cache-memory.js';
 import type { Harness, ProfileEnv } from '../lib/harness.js';
 import { startJobs } from '../lib/load.js';
 import { mean } from '../lib/stats.js';
 import { packageStarter, planJobs, type Mode } from '../profiles.js';
 import { fig, type WaitingResult } from '../results.js';
+import type { MemoryReading } from '../worker/protocol.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+function heapOf(m: MemoryReading): NonNullable<MemoryPoint['heap']> {
+  return {
+    mainUsedMiB: mib(m.mainHeapUsed),
+    mainTotalMiB: mib(m.mainHeapTotal),
+    threadUsedMiB: mib(m.threadHeapUsed),
+    threadTotalMiB: mib(m.threadHeapTotal),
+    externalMiB: mib(m.external),
+  };
+}
 
 export interface WaitingOptions {
   label: string;
   target: number;
   chunk: number;
+  /** Chunk size once the sticky cache is full (default `chunk`): fewer, larger steps to a big target. */
+  chunkPastCache?: number;
   mode: Mode;
   windowMs: number;
   /** Polling mode: the video poll interval while waiting (production default 10 s). */
@@ -34,6 +50,8 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
   const rssNow = async () => mean((await worker.stats(Date.now() - 2_000)).samples.map((s) => s.rssBytes));
   await sleep(2_000);
   const idleRss = await rssNow();
+  const idleReading = await worker.memory();
+  const idleHeap = heapOf(idleReading);
   const timing = {
     ...env.profile.timing,
     // The safety-net poll of callback mode (default 60 s) must not fire during the measurement.
@@ -50,13 +68,16 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
   const t0 = Date.now();
   let started = 0;
   let lastChunkMs = 0;
+  let lastChunk = 1;
   while (started < o.target) {
-    if (started > 0 && Date.now() + lastChunkMs * 1.2 > o.deadline) {
-      o.log(`  stopping at ${started} waiting jobs: the next ${o.chunk} would not fit in the time budget`);
+    const cacheFull = started >= worker.maxCachedWorkflows;
+    const n = Math.min(cacheFull ? (o.chunkPastCache ?? o.chunk) : o.chunk, o.target - started);
+    // The next chunk takes what the last did, per job.
+    if (started > 0 && Date.now() + ((lastChunkMs * n) / lastChunk) * 1.2 > o.deadline) {
+      o.log(`  stopping at ${started} waiting jobs: the next ${n} would not fit in the time budget`);
       break;
     }
     const c0 = Date.now();
-    const n = Math.min(o.chunk, o.target - started);
     const offset = started;
     await startJobs({ n, start: (i) => start(offset + i) });
     started += n;
@@ -68,12 +89,14 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
       await sleep(300);
     }
     lastChunkMs = Date.now() - c0;
-    const stats = await worker.stats(Date.now() - 1_000);
+    lastChunk = n;
+    const reading = await worker.memory();
     checkpoints.push({
       waitingJobs: waitingCount(),
       rssMiB: Math.round((await rssNow()) / 2 ** 20),
-      cachedWorkflows: stats.samples.at(-1)?.cachedWorkflows ?? NaN,
+      cachedWorkflows: reading.cachedWorkflows,
       atSeconds: Math.round((Date.now() - t0) / 1000),
+      heap: heapOf(reading),
     });
     o.log(
       `  ${waitingCount()} jobs waiting (${o.mode}) after ${((Date.now() - t0) / 1000).toFixed(0)} s; worker RSS ${checkpoints.at(-1)!.rssMiB} MiB`,
@@ -113,6 +136,11 @@ export async function runWaiting(h: Harness, env: ProfileEnv, o: WaitingOptions)
     rssAtTarget: fig(idleRss / 2 ** 20 + slope * o.target, 'MiB'),
     cachedWorkflows: fig(Math.max(...samples.map((s) => s.cachedWorkflows)), 'workflows'),
     checkpoints,
+    idleHeap,
+    perCachedWorkflow: perCachedWorkflow(
+      { waitingJobs: 0, cachedWorkflows: idleReading.cachedWorkflows, rssMiB: idleRss / 2 ** 20, heap: idleHeap },
+      checkpoints,
+    ),
     maxCachedWorkflows: fig(worker.maxCachedWorkflows, 'workflows'),
     heapLimit: fig(worker.heapLimitBytes / 2 ** 20, 'MiB'),
     window: fig(o.windowMs / 1000, 's'),

@@ -8,6 +8,7 @@ import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { countRunning, newGauge } from './counting.js';
 import type { ChildMessage, ParentMessage, WorkerConfig, WorkerSample } from './protocol.js';
+import { watchWorkflowThreads, workflowThreadHeap } from './thread-heap.js';
 
 const send = (m: ChildMessage) => process.send?.(m);
 // Worker state changes at INFO would drown the benchmark's own output.
@@ -38,6 +39,7 @@ const activities = countRunning(
   gauge,
 );
 
+watchWorkflowThreads();
 const connection = await NativeConnection.connect({ address: config.address });
 const worker = await Worker.create({
   connection,
@@ -71,6 +73,20 @@ process.on('message', (raw: ParentMessage) => {
       cpuMicros: cpu,
       activitiesStarted: gauge.started,
       peakRunning: gauge.peak,
+    });
+  } else if (raw.type === 'memory') {
+    void workflowThreadHeap().then((thread) => {
+      const m = process.memoryUsage();
+      send({
+        type: 'memory',
+        rssBytes: m.rss,
+        mainHeapUsed: m.heapUsed,
+        mainHeapTotal: m.heapTotal,
+        threadHeapUsed: thread.used,
+        threadHeapTotal: thread.total,
+        external: m.external + thread.external,
+        cachedWorkflows: worker.getStatus().numCachedWorkflows,
+      });
     });
   } else if (raw.type === 'stop') {
     if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -43,7 +43,19 @@ export interface WorkerSample {
   rssBytes: number;
 }
 
-export type ParentMessage = { type: 'samples'; since: number } | { type: 'stop' };
+/** Where the worker's memory is, in bytes: the V8 heaps of the main thread and of the workflow thread(s). */
+export interface MemoryReading {
+  rssBytes: number;
+  mainHeapUsed: number;
+  mainHeapTotal: number;
+  threadHeapUsed: number;
+  threadHeapTotal: number;
+  /** Outside the V8 heaps but known to V8 (Buffers, ArrayBuffers), main thread and workflow threads. */
+  external: number;
+  cachedWorkflows: number;
+}
+
+export type ParentMessage = { type: 'samples'; since: number } | { type: 'memory' } | { type: 'stop' };
 
 export type ChildMessage =
   | { type: 'ready'; pid: number; rssBytes: number; maxCachedWorkflows: number; heapLimitBytes: number }
@@ -54,5 +66,6 @@ export type ChildMessage =
       activitiesStarted: number;
       peakRunning: number;
     }
+  | ({ type: 'memory' } & MemoryReading)
   | { type: 'stopped' }
   | { type: 'error'; message: string };

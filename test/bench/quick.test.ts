@@ -181,6 +181,7 @@ describe('the report', () => {
     results.notes = computeFindings(results);
     const md = renderMarkdown(results, 'docs/images/bench-throughput-latency.svg');
     for (const heading of [
+      '## Targets',
       '## 1.',
       '## 2.',
       '## 3.',
