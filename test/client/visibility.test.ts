@@ -67,18 +67,25 @@ const ours = (ids: string[]) => ids.filter((id) => id.endsWith(tag)).sort();
 describe('search attributes and list filters', () => {
   it('ReviewStage finds running runs by stage; ExecutionStatus finds them by outcome', async () => {
     const client = await testClient();
+    // Scoped to this file's models: other files run (encrypted) jobs on the same server at the same time.
+    const mine = `(VideoModel="${modelA}" OR VideoModel="${modelB}")`;
     const generating = await waitForList(
       client,
-      'ReviewStage="generating" AND ExecutionStatus="Running"',
+      `ReviewStage="generating" AND ExecutionStatus="Running" AND ${mine}`,
       (ids) => ours(ids).length === 1,
     );
     expect(ours(generating)).toEqual([slow.workflowId]);
-    const succeeded = await waitForList(client, 'ExecutionStatus="Completed"', (ids) => ours(ids).length === 2);
+    const succeeded = await waitForList(
+      client,
+      `ExecutionStatus="Completed" AND ${mine}`,
+      (ids) => ours(ids).length === 2,
+    );
     expect(ours(succeeded)).toEqual([batched.workflowId, done.workflowId].sort());
     // A closed run keeps the last working stage it reached.
-    const reached = await waitForList(client, 'ReviewStage="generating"', (ids) => ours(ids).length === 3);
+    const reached = await waitForList(client, `ReviewStage="generating" AND ${mine}`, (ids) => ours(ids).length === 3);
     expect(ours(reached)).toEqual([batched.workflowId, done.workflowId, slow.workflowId].sort());
-    expect(ours((await listRuns(client, { stage: 'succeeded' })).map((r) => r.workflowId))).toEqual(ours(succeeded));
+    const listed = await listRuns(client, { stage: 'succeeded', model: modelA });
+    expect(ours(listed.map((r) => r.workflowId))).toEqual(ours(succeeded));
   });
 
   it('VideoModel, ReviewTaskIds, VideoTaskId and BatchId each find exactly the right run', async () => {
