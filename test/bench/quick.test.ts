@@ -14,8 +14,9 @@ import { compareWithBaseline } from '../../bench/report/baseline.js';
 import { computeFindings } from '../../bench/report/findings.js';
 import { renderMarkdown } from '../../bench/report/markdown.js';
 import { renderPlot } from '../../bench/report/svg.js';
-import { fig, sfig, type BenchResults, type RunResult } from '../../bench/results.js';
+import { fig, sfig, type BenchResults } from '../../bench/results.js';
 import { countRunning, newGauge } from '../../bench/worker/counting.js';
+import { benchMachine, benchRun } from './fixtures.js';
 
 describe('the plain-script peer against the sandbox', () => {
   let sandbox: Sandbox;
@@ -121,21 +122,7 @@ describe('figures', () => {
 });
 
 describe('the report', () => {
-  const run = (over: Partial<RunResult>): RunResult => ({
-    label: 'x',
-    kind: 'ours',
-    mode: 'callbacks',
-    profile: 'zero',
-    concurrency: 100,
-    jobs: 100,
-    completed: 100,
-    failed: 0,
-    timedOut: false,
-    wall: fig(10, 's'),
-    throughput: fig(10, 'jobs/s'),
-    latency: sfig(summarize([1_000, 2_000]), 'ms'),
-    ...over,
-  });
+  const run = benchRun;
   const results: BenchResults = {
     name: 'unit',
     command: 'npm run bench',
@@ -143,20 +130,7 @@ describe('the report', () => {
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:20:00.000Z',
     wallTime: fig(1200, 's'),
-    machine: {
-      cores: 2,
-      cpuModel: 'cpu',
-      memoryBytes: 2 ** 33,
-      platform: 'linux',
-      kernel: '6',
-      node: 'v20',
-      temporalCli: 'temporal version 1.9.1',
-      temporalSdk: '1.24.0',
-      undici: '7',
-      loadAverageAtStart: [3, 3, 3],
-      loadAverageAtEnd: [1, 1, 1],
-      shared: true,
-    },
+    machine: benchMachine({ loadAverageAtStart: [3, 3, 3], loadAverageAtEnd: [1, 1, 1], shared: true }),
     serverCpuAvailable: true,
     profiles: [PROFILES.zero],
     levels: [100, 1_000],

@@ -7,23 +7,10 @@ import { jobCost, meanCost } from '../../bench/report/cost.js';
 import { renderMarkdown } from '../../bench/report/markdown.js';
 import { costLine, readmeCostLine, withCostLine } from '../../bench/report/readme-cost.js';
 import { evaluateTargets } from '../../bench/report/targets.js';
-import { fig, sfig, type BenchResults, type RunResult, type WaitingResult } from '../../bench/results.js';
+import { benchMachine, benchRun } from './fixtures.js';
+import { fig, sfig, type BenchResults, type WaitingResult } from '../../bench/results.js';
 
-const run = (over: Partial<RunResult>): RunResult => ({
-  label: 'x',
-  kind: 'ours',
-  mode: 'callbacks',
-  profile: 'zero',
-  concurrency: 100,
-  jobs: 100,
-  completed: 100,
-  failed: 0,
-  timedOut: false,
-  wall: fig(10, 's'),
-  throughput: fig(10, 'jobs/s'),
-  latency: sfig(summarize([1_000, 2_000]), 'ms'),
-  ...over,
-});
+const run = benchRun;
 const sample = (byKind: Record<string, number>, events: number, polls?: number) => {
   const actions = Object.values(byKind).reduce((a, b) => a + b, 0);
   return {
@@ -70,18 +57,7 @@ const results: BenchResults = {
   startedAt: '2026-11-23T00:00:00.000Z',
   finishedAt: '2026-11-23T01:20:00.000Z',
   wallTime: fig(4800, 's'),
-  machine: {
-    cores: 2,
-    cpuModel: 'cpu',
-    memoryBytes: 2 ** 33,
-    platform: 'linux',
-    kernel: '6',
-    node: 'v20',
-    temporalCli: 'temporal version 1.9.1',
-    temporalSdk: '1.24.0',
-    undici: '7',
-    loadAverageAtStart: [0, 0, 0],
-  },
+  machine: benchMachine({}),
   serverCpuAvailable: true,
   profiles: [PROFILES.zero],
   levels: [100],
