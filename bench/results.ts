@@ -127,6 +127,10 @@ export interface BenchResults {
   mainWorkerConfig: string;
   runs: RunResult[];
   tuning: TuningRun[];
+  /** The same burst without and with metrics and tracing, in rounds (older results have none). */
+  observability?: Array<TuningRun & { round: number }>;
+  /** What the traced workers of that phase exported (the sink's count): proof that tracing was on. */
+  otlpReceived?: { requests: number; bytes: number };
   historyIndependence: HistoryIndependence[];
   waiting: WaitingResult[];
   http: Array<{ profile: ProfileName; variants: HttpVariantResult[] }>;

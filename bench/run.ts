@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,waiting,store] [--levels 100,1000]
+// `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,observability,waiting,store] [--levels 100,1000]
 //   [--profiles zero,realistic] [--modes callbacks,polling] [--budget-min 85] [--baseline bench/results/<old>.json]`
 // `npm run bench -- --report bench/results/<name>.json` regenerates the Markdown and plot from a JSON.
 // Starts its own Temporal dev server, sandbox, worker process(es) and callback receiver; writes
@@ -29,7 +29,7 @@ import { runWaitingPhase } from './scenarios/waiting-phase.js';
 import { runStoreBench } from './store/scenario.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SCENARIOS = ['http', 'main', 'history', 'tuning', 'waiting', 'store'] as const;
+const SCENARIOS = ['http', 'main', 'history', 'tuning', 'observability', 'waiting', 'store'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Kept for tearing down, writing the JSON and the report. */
 const RESERVE_MS = 20_000;
@@ -112,6 +112,7 @@ async function main() {
   if (args.levels) {
     plan.levels = args.levels.split(',').map(Number);
     plan.tuning = { ...plan.tuning, level: plan.levels[0]! };
+    plan.observability = { ...plan.observability, level: plan.levels[0]! };
   }
   if (args.profiles) plan.profiles = args.profiles.split(',') as ProfileName[];
   if (args.modes) plan.modes = args.modes.split(',') as Mode[];
@@ -150,6 +151,7 @@ async function main() {
     mainWorkerConfig: MAIN_WORKER_CONFIG,
     runs: [],
     tuning: [],
+    observability: [],
     historyIndependence: [],
     waiting: [],
     http: [],
@@ -322,6 +324,31 @@ async function main() {
         });
         log(`trivial workflow on its own bundle: ${describe(ref)}`);
         results.tuning.push({ config: 'trivial', def: WORKER_CONFIGS.trivial!, run: ref });
+      });
+
+    if (only.has('observability'))
+      await phase('observability cost', async () => {
+        const o = plan.observability;
+        for (let round = 1; round <= o.rounds; round++) {
+          // Alternating order: a drift of the machine during the phase does not favour one config.
+          const order = round % 2 === 1 ? o.configs : [...o.configs].reverse();
+          for (const config of order) {
+            const env = await envFor(o.profile, config);
+            log(`observability: worker config '${config}', ${o.mode}, ${o.level} jobs (${o.profile}), round ${round}`);
+            const run = await runOurs(h, env, o.mode, {
+              label: label(`obs-${config}-${round}`),
+              concurrency: o.level,
+              timeoutMs: Math.max(30_000, Math.min(plan.runTimeoutMs(o.level), deadline - Date.now())),
+            });
+            log(describe(run));
+            results.observability!.push({ config, def: WORKER_CONFIGS[config]!, run, round });
+            // One worker process at a time: an idle one still polls, and would tax the one measured.
+            await env.stop();
+            envs.delete(`${o.profile}/${config}`);
+          }
+        }
+        results.otlpReceived = h.otlp.received();
+        log(`observability: the OTLP sink received ${results.otlpReceived.requests} export requests`);
       });
 
     // Scale up: the rest of the budget, shared between the larger levels and the big waiting test, which

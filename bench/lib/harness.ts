@@ -5,12 +5,14 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { otelWorkflowInterceptors } from '../../src/bundle-workflows.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { freePort, startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
 import type { Profile } from '../profiles.js';
-import type { TunableWorkerOptions } from '../worker/protocol.js';
+import type { TunableWorkerOptions, WorkerObservability } from '../worker/protocol.js';
+import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { findDevServerPid } from './proc.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
@@ -23,12 +25,21 @@ const here = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
  *   with `workflowPreloadModules`: our modules and zod evaluated once per worker thread;
  * - package-no-preload: the same without preloading, as a user's worker that only sets `workflowsPath`:
  *   the modules are evaluated again for every workflow run;
+ * - package-otel: the package's, with the OpenTelemetry workflow interceptors, as a traced worker runs it;
  * - trivial: the trivial workflow alone (the server's limit, without our modules).
  */
-export type BundleName = 'package' | 'package-no-preload' | 'trivial';
+export type BundleName = 'package' | 'package-no-preload' | 'package-otel' | 'trivial';
 
-const BUNDLES: Record<BundleName, { workflowsPath: string; preloadModules?: string[] }> = {
+const BUNDLES: Record<
+  BundleName,
+  { workflowsPath: string; preloadModules?: string[]; workflowInterceptorModules?: string[] }
+> = {
   package: { workflowsPath: here('../workflows/index.ts'), preloadModules: workflowPreloadModules },
+  'package-otel': {
+    workflowsPath: here('../workflows/index.ts'),
+    preloadModules: workflowPreloadModules,
+    workflowInterceptorModules: [otelWorkflowInterceptors],
+  },
   'package-no-preload': { workflowsPath: here('../workflows/index.ts') },
   trivial: { workflowsPath: here('../workflows/trivial-only.ts') },
 };
@@ -42,6 +53,8 @@ export interface Harness {
   client: Client;
   receiver: CallbackServer;
   secret: string;
+  /** Where traced workers export their spans. */
+  otlp: OtlpSink;
   /** Builds (once) and returns the path of a workflow bundle. */
   bundle(name: BundleName): Promise<string>;
   stop(): Promise<void>;
@@ -72,6 +85,7 @@ export async function startHarness(): Promise<Harness> {
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
   const secret = randomBytes(24).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const otlp = await startOtlpSink();
   const port = Number(server.address.split(':').pop());
   return {
     server,
@@ -80,9 +94,11 @@ export async function startHarness(): Promise<Harness> {
     client,
     receiver,
     secret,
+    otlp,
     bundle,
     async stop() {
       await receiver.close();
+      await otlp.close();
       await server.teardown();
       for (const file of built.values()) rmSync(await file, { force: true });
     },
@@ -104,6 +120,8 @@ export interface WorkerConfigDef {
   bundle: BundleName;
   /** Node flags of the worker process (e.g. its heap limit). */
   nodeArgs?: string[];
+  /** Metrics and traces on (off when unset, as our worker's defaults). */
+  observability?: Omit<WorkerObservability, 'otlpEndpoint'>;
 }
 
 export async function startProfileEnv(
@@ -138,6 +156,7 @@ export async function startProfileEnv(
       options: def.options,
       nodeArgs: def.nodeArgs ?? [],
       sampleEveryMs: 100,
+      ...(def.observability ? { observability: { ...def.observability, otlpEndpoint: h.otlp.endpoint } } : {}),
     });
     return {
       profile,

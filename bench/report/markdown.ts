@@ -3,6 +3,7 @@ import type { BenchResults, RunResult, SummaryFigure } from '../results.js';
 import type { Mode, ProfileName } from '../profiles.js';
 import { costSection as billableSection, meanCost } from './cost.js';
 import { cacheMemoryText } from './memory.js';
+import { observabilitySection } from './observability.js';
 import { targetsSection } from './targets.js';
 
 const n = (v: number | undefined, digits = 1): string => {
@@ -580,9 +581,12 @@ ${httpSection(r)}
 Same run, same burst, worker options varied (a fresh worker process for each, warmed up first):
 
 ${tuningSection(r)}
-The other before/after pairs of this run: worker memory with the default V8 heap against a 1 GiB heap
+The other before/after pairs of this run: worker memory with the default V8 heap against a 256 MiB heap
 (section 6), and the connection pool at 8, 32 (the package's default) and 128 connections (section 7).
 
+## Cost of metrics and tracing
+
+${observabilitySection(r, table, n)}
 ${baselineSection(r)}
 ## Runs not made
 

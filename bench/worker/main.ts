@@ -2,18 +2,19 @@
 // yardstick, on one task queue; gauges sampled on a timer and handed to the parent on request.
 // Run by the parent through `fork` with tsx; its configuration comes as JSON in BENCH_WORKER_CONFIG.
 import { getHeapStatistics } from 'node:v8';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../src/activities/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { countRunning, newGauge } from './counting.js';
+import { installBenchObservability } from './observability.js';
 import type { ChildMessage, ParentMessage, WorkerConfig, WorkerSample } from './protocol.js';
 import { watchWorkflowThreads, workflowThreadHeap } from './thread-heap.js';
 
 const send = (m: ChildMessage) => process.send?.(m);
-// Worker state changes at INFO would drown the benchmark's own output.
-Runtime.install({ logger: new DefaultLogger('WARN') });
 const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? '{}') as WorkerConfig;
+// The Runtime is installed once, before the first connection (and the HTTP clients' observers).
+const observability = await installBenchObservability(config.observability);
 
 const video = new VideoClient({
   baseUrl: config.video.baseUrl,
@@ -48,6 +49,7 @@ const worker = await Worker.create({
   workflowBundle: { codePath: config.bundlePath },
   activities,
   shutdownGraceTime: '5s',
+  plugins: observability.plugins,
   ...config.options,
 });
 
@@ -110,7 +112,7 @@ try {
   send({ type: 'error', message: err instanceof Error ? err.message : String(err) });
 } finally {
   clearInterval(sampler);
-  await Promise.allSettled([video.close(), review.close(), connection.close()]);
+  await Promise.allSettled([video.close(), review.close(), connection.close(), observability.stop()]);
   send({ type: 'stopped' });
   process.disconnect?.();
 }

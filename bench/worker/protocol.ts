@@ -15,6 +15,15 @@ export type TunableWorkerOptions = Pick<
   | 'stickyQueueScheduleToStartTimeout'
 >;
 
+/** Metrics and traces in the worker, as PROMETHEUS_BIND_ADDRESS and the OTEL_* variables turn them on. */
+export interface WorkerObservability {
+  /** The SDK's and our metrics on a Prometheus endpoint, scraped while the worker runs. */
+  metrics?: boolean;
+  /** Traces sampled at this ratio (parentbased_traceidratio), exported over OTLP/HTTP to otlpEndpoint. */
+  tracingRatio?: number;
+  otlpEndpoint?: string;
+}
+
 export interface WorkerConfig {
   address: string;
   namespace: string;
@@ -29,6 +38,8 @@ export interface WorkerConfig {
   nodeArgs: string[];
   /** Sampling period of the gauges, ms. */
   sampleEveryMs: number;
+  /** Off when unset, as in our worker without PROMETHEUS_BIND_ADDRESS and OTEL_*. */
+  observability?: WorkerObservability;
 }
 
 export interface WorkerSample {
