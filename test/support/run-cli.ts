@@ -26,12 +26,15 @@ export function cliEnv(taskQueue: string): NodeJS.ProcessEnv {
 
 export function runCli(
   args: string[],
-  options: { taskQueue: string; stdin?: string; timeoutMs?: number },
+  options: { taskQueue: string; stdin?: string; timeoutMs?: number; env?: Record<string, string | undefined> },
 ): Promise<CliRun> {
+  // An `undefined` in options.env removes that variable from the child's environment.
+  const env = { ...cliEnv(options.taskQueue), ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
       cwd: repoRoot,
-      env: cliEnv(options.taskQueue),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
