@@ -39,6 +39,8 @@ export interface ReviewSubmitInput {
   groupId?: string;
   /** '' or 'real_person' with groupId; any string without (spec: group_source). */
   groupSource?: string;
+  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
+  resubmitOnAmbiguity?: boolean;
 }
 
 export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
@@ -62,6 +64,18 @@ export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, 
 export interface VideoCreateInput {
   workflowId: string;
   body: CreateTaskBody;
+  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
+  resubmitOnAmbiguity?: boolean;
+}
+
+/**
+ * Whether a create records its task id in a heartbeat (a billable action) for an attempt retried after a
+ * lost worker. Not when a callback address went out and the job never resubmits: that retry is
+ * CreateAmbiguous, and the run adopts the task its callback names (afterAmbiguousSubmit). A job that may
+ * resubmit keeps the record, since its grace window could end before the callback comes.
+ */
+export function recordsTaskId(callbackSent: boolean, resubmitOnAmbiguity: boolean | undefined): boolean {
+  return !callbackSent || resubmitOnAmbiguity !== false;
 }
 
 export type VideoTaskSummary = VideoTask & QueryOutcome;
@@ -103,6 +117,7 @@ export function createActivities(deps: ActivityDependencies) {
         },
         'review.submit',
         { callbackSent },
+        recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
       );
       return { taskId, status: record ?? 'pending', callbackSent };
     },
@@ -143,7 +158,7 @@ export function createActivities(deps: ActivityDependencies) {
 
     /**
      * Creates the video task at most once per activity: the id is recorded in the heartbeat details the
-     * moment it arrives, and a retried attempt returns it. An outcome that may have created a task
+     * moment it arrives (unless a callback will name it, recordsTaskId), and a retried attempt returns it. An outcome that may have created a task
      * (500, time-out, reset, or a previous attempt that vanished mid-call) is reported as
      * CreateAmbiguous, never retried here: the workflow decides, with the callbacks it receives.
      */
@@ -155,6 +170,7 @@ export function createActivities(deps: ActivityDependencies) {
         async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
         'video.create',
         { callbackSent },
+        recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
       );
       return { taskId, callbackSent };
     },

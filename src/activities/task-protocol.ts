@@ -2,8 +2,8 @@
 // - pollOnce: one query per activity attempt; a non-final state or a transient error fails the attempt
 //   with the delay before the next one, so the activity's retry policy carries the loop: waiting holds no
 //   worker slot and adds no history event per poll.
-// - createAtMostOnce: the task id is recorded in the heartbeat details the moment it is known and a
-//   retried attempt returns it; an outcome that may have created a task is CreateAmbiguous, never retried.
+// - createAtMostOnce: the task id is recorded in the heartbeat details the moment it is known (unless a
+//   callback will name it: recordsTaskId) and a retried attempt returns it; an outcome that may have created a task is CreateAmbiguous, never retried.
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
@@ -175,6 +175,8 @@ export async function createAtMostOnce<R>(
   phase: 'video.create' | 'review.submit' = 'video.create',
   /** Added to the details of CreateAmbiguous, e.g. whether a callback address was sent. */
   ambiguityDetails: Record<string, unknown> = {},
+  /** Record the task id in the heartbeat details; false when a callback will name the task instead. */
+  recordTaskId = true,
 ): Promise<{ taskId: string; record: R | undefined }> {
   const ctx = Context.current();
   const previous = ctx.info.heartbeatDetails as CreateProgress<R> | undefined;
@@ -190,7 +192,7 @@ export async function createAtMostOnce<R>(
   }
   try {
     const created = await create();
-    ctx.heartbeat({ taskId: created.taskId, record: created.record } satisfies CreateProgress<R>);
+    if (recordTaskId) ctx.heartbeat({ taskId: created.taskId, record: created.record } satisfies CreateProgress<R>);
     return created;
   } catch (err) {
     if (err instanceof ServiceError && err.ambiguous) {

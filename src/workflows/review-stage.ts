@@ -70,7 +70,7 @@ async function reviewBatch(
     return verdict(await waitForReview(ctx, answer.taskId, false), batch);
   }
 
-  const accepted = await submitOnce(ctx, common);
+  const accepted = await submitOnce(ctx, { ...common, resubmitOnAmbiguity: job.resubmitOnAmbiguity });
   const taskId = accepted.taskId;
   run.setReviewTask(index, taskId, accepted.status);
   if (accepted.confirmed) {

@@ -40,6 +40,33 @@ describe('create at most once', () => {
     expect(creates()).toHaveLength(1);
   });
 
+  it('with a callback address sent and no resubmitting, the id is not heartbeated: a retry is CreateAmbiguous and the callback names the task', async () => {
+    const withCallbacks = () =>
+      createActivities({
+        ...services,
+        callbacks: { publicUrl: 'https://callbacks.example.invalid/', secret: 's'.repeat(32) },
+      });
+    const first = attempt(1);
+    const input = { workflowId: 'wf-cb', body, resubmitOnAmbiguity: false };
+    const created = (await first.env.run(withCallbacks().rtgCreateVideoTask, input)) as { callbackSent: boolean };
+    expect(created.callbackSent).toBe(true);
+    // One billable action less per create; the heartbeat adds nothing the callback does not carry.
+    expect(first.beats).toEqual([]);
+    const f = await activityFailure(attempt(2).env.run(withCallbacks().rtgCreateVideoTask, input));
+    expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
+    expect(f.details?.[0]).toEqual({ callbackSent: true });
+    expect(creates()).toHaveLength(1);
+    const sent = services.sandbox.videoTasks()[0]?.body as { callback_url?: string } | undefined;
+    expect(sent?.callback_url).toContain('/callbacks/video/wf-cb');
+    // A job that may resubmit keeps the record (its grace window may end before the callback), and so does
+    // a run scheduled by 0.2.0 (no resubmitOnAmbiguity in the input).
+    for (const resubmitOnAmbiguity of [true, undefined]) {
+      const again = attempt(1);
+      await again.env.run(withCallbacks().rtgCreateVideoTask, { workflowId: 'wf-cb2', body, resubmitOnAmbiguity });
+      expect(again.beats).toEqual([{ taskId: expect.any(String) }]);
+    }
+  });
+
   it('a retried attempt whose predecessor left nothing (worker lost mid-call) is CreateAmbiguous, sends nothing', async () => {
     const f = await activityFailure(attempt(2).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-2', body }));
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });

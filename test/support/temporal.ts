@@ -28,7 +28,7 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Starts a real worker against the dev server; `stop()` shuts it down and waits for it. */
+/** Starts a real worker against the dev server; `stop()` shuts it down and waits for it (once, however often called). */
 export async function startWorker(
   options: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue'> & { taskQueue?: string },
 ): Promise<RunningWorker> {
@@ -36,13 +36,17 @@ export async function startWorker(
   const taskQueue = options.taskQueue ?? uniqueTaskQueue();
   const worker = await Worker.create({ ...options, connection, namespace: inject('temporalNamespace'), taskQueue });
   const running = worker.run();
+  let stopped: Promise<void> | undefined;
   return {
     worker,
     taskQueue,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
+    stop() {
+      stopped ??= (async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+      })();
+      return stopped;
     },
   };
 }
