@@ -399,7 +399,7 @@ describe('docker-compose.yml: the production-like stack', () => {
 
   it('runs our three entry points from the one image built by the Dockerfile', () => {
     const expected: Record<string, string> = {
-      worker: 'node dist/worker.js',
+      worker: 'node --max-old-space-size=256 dist/worker.js',
       callbacks: 'node dist/callbacks/main.js',
       sandbox: 'node dist/sandbox/main.js',
       'codec-server': 'node dist/codec/main.js',
@@ -411,7 +411,7 @@ describe('docker-compose.yml: the production-like stack', () => {
       expect(s.build, name).toEqual({ context: '.', dockerfile: 'Dockerfile' });
       expect(s.image, name).toBe(svc('worker').image);
       // dist/X.js comes from src/X.ts through tsconfig.build.json (rootDir src, outDir dist).
-      const source = command.replace(/^node dist\//, 'src/').replace(/\.js$/, '.ts');
+      const source = command.replace(/^node (?:--\S+ )*dist\//, 'src/').replace(/\.js$/, '.ts');
       expect(
         build.exclude.some((ex) => source === ex || source.startsWith(`${ex}/`)),
         `${source} excluded from the build`,
@@ -787,7 +787,7 @@ describe('Dockerfile', () => {
     // Nothing runs as root after the switch, and the default command is the worker.
     const after = runtime.slice(runtime.lastIndexOf(users.at(-1)!) + 1);
     expect(after.filter((l) => /^RUN\s/i.test(l))).toEqual([]);
-    expect(runtime.at(-1)).toBe('CMD ["node", "dist/worker.js"]');
+    expect(runtime.at(-1)).toBe('CMD ["node", "--max-old-space-size=256", "dist/worker.js"]');
   });
 });
 

@@ -86,16 +86,19 @@ export function computeFindings(r: BenchResults): string[] {
         : `, more than the ${waitDefault.jobs} jobs that waited (${Math.round(waitDefault.workerRssWaiting.value)} MiB).`);
     for (const o of others) {
       const def = r.workerConfigs[o.workerConfig];
+      const main = r.workerConfigs[r.mainWorkerConfig];
       const how = def?.nodeArgs?.length
         ? `the same cache in a worker process started with \`${def.nodeArgs.join(' ')}\``
-        : def?.options.maxCachedWorkflows === undefined
-          ? "the SDK's own cache size"
-          : `worker \`${o.workerConfig}\``;
+        : main?.nodeArgs?.length && def?.options.maxCachedWorkflows !== undefined
+          ? `the same cache on Node's default heap limit (without \`${main.nodeArgs.join(' ')}\`)`
+          : def?.options.maxCachedWorkflows === undefined
+            ? "the SDK's own cache size"
+            : `worker \`${o.workerConfig}\``;
       text += ` With ${how} (${o.maxCachedWorkflows.value} workflows) the worker held ${Math.round(o.workerRssWaiting.value)} MiB with ${o.jobs} jobs waiting (${Math.max(0, o.jobs - o.maxCachedWorkflows.value)} of them evicted).`;
     }
     if (others.length)
       text +=
-        ' The cache bounds what stays in memory; V8 returns the memory of evicted workflows only when it collects them, and on its default heap limit it lets them pile up: RSS past the cache wanders above the budget by what is not yet collected.';
+        ' The cache bounds what stays in memory; V8 returns the memory of evicted workflows only when it collects them, and on its default heap limit it lets them pile up: RSS past the cache wanders above the budget by what is not yet collected. Hence the 256 MiB heap limit our worker is started with.';
     notes.push(text);
   }
 

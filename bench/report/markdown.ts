@@ -581,7 +581,7 @@ ${httpSection(r)}
 Same run, same burst, worker options varied (a fresh worker process for each, warmed up first):
 
 ${tuningSection(r)}
-The other before/after pairs of this run: worker memory with the default V8 heap against a 256 MiB heap
+The other before/after pairs of this run: worker memory with our 256 MiB V8 heap limit against Node's default limit
 (section 6), and the connection pool at 8, 32 (the package's default) and 128 connections (section 7).
 
 ## Cost of metrics and tracing

@@ -1,6 +1,6 @@
 // Scenario 6 as the plan runs it: our default worker with up to `callbacksTarget` jobs waiting for their
 // review callback (the 10,000 of issue 15 in the full plan: it gets the time first), then jobs polling a
-// long generation on the same worker, then, with the time left, the compare configs (a capped V8 heap, the
+// long generation on the same worker, then, with the time left, the compare configs (Node's default V8 heap limit, the
 // SDK's own sticky cache), so that one run shows what each setting changes.
 import type { Harness, ProfileEnv } from '../lib/harness.js';
 import { startProfileEnv } from '../lib/harness.js';

@@ -14,7 +14,7 @@ export interface WorkerProcess {
 }
 
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], {
+  const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', workerEntry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
