@@ -6,6 +6,7 @@ import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-t
 import type { CallbackSignal, Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunActivities } from './run-activities.js';
+import { CallbackBurst } from './callback-burst.js';
 import { nextQueryAtOf } from './failures.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
@@ -29,6 +30,7 @@ export class RunState {
    */
   private readonly nextQueryAt = new Map<string, number>();
   private readonly knownRetryAfterMs = new Map<string, number>();
+  readonly #burst = new CallbackBurst();
 
   #indexedStage: Stage | undefined;
   /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
@@ -166,6 +168,8 @@ export class RunState {
     // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
     if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
     else this.anonymousReviewCallback = true; // no usable id: confirm every waiting task
+    const spaced = this.#burst.add(`review:${s.taskId ?? ''}`);
+    for (const key of spaced) this.recordQuery(key, Date.now() + this.job.timing.reviewMinQueryIntervalMs);
     if (s.taskId && !this.namedReviewTaskIds.includes(s.taskId)) this.namedReviewTaskIds.push(s.taskId);
   }
 

@@ -124,3 +124,31 @@ describe('RunState: progress', () => {
     expect(run.progress).toMatchObject({ stage: 'failed', lastError: 'boom' });
   });
 });
+
+describe('RunState: callbacks that arrive together', () => {
+  // A workflow task that ran a confirming query and then failed (a signal came in while it closed the run)
+  // is run again with the first callback and the new one in one activation, maybe on another worker.
+  it('spaces the next query of the tasks they name by a full minimum interval from now', () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(1_000_000);
+    try {
+      const { run } = newRun();
+      const interval = job().timing.reviewMinQueryIntervalMs;
+      run.onReviewCallback({ taskId: 'r1', status: 'completed' });
+      // One callback in an activation: a first workflow task, no earlier query to space from.
+      expect(run.queryPacing('review:r1').notBefore).toBeUndefined();
+      run.onReviewCallback({ taskId: 'r1', status: 'completed' });
+      expect(run.queryPacing('review:r1').notBefore).toBe(1_000_000 + interval);
+      // The next activation starts a new count.
+      now.mockReturnValue(1_000_050);
+      run.onReviewCallback({ taskId: 'r2', status: 'completed' });
+      expect(run.queryPacing('review:r2').notBefore).toBeUndefined();
+      run.onReviewCallback({ taskId: 'r3', status: 'completed' });
+      expect(run.queryPacing('review:r2').notBefore).toBe(1_000_050 + interval);
+      expect(run.queryPacing('review:r3').notBefore).toBe(1_000_050 + interval);
+      // A later record is never shortened.
+      expect(run.queryPacing('review:r1').notBefore).toBe(1_000_000 + interval);
+    } finally {
+      now.mockRestore();
+    }
+  });
+});
