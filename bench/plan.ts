@@ -87,6 +87,8 @@ export const WORKER_CONFIGS: Record<string, WorkerConfigDef> = {
       activityTaskPollerBehavior: { type: 'autoscaling' },
     },
   },
+  /** Eager activity dispatch off (the SDK reserves 3 activity slots per workflow task by default). */
+  'no-eager': { ...OURS, options: { ...DEFAULT_CACHE, maxEagerActivityReservationsPerWorkflowTask: 0 } },
   /** More workflow-task and activity slots and pollers. */
   wide: {
     ...OURS,
@@ -134,7 +136,12 @@ export const FULL: Plan = {
   timing: {},
   historySample: 5,
   warmup: 20,
-  tuning: { level: 100, profile: 'zero', modes: ['polling'], configs: ['default', 'no-preload', 'wide', 'autoscale'] },
+  tuning: {
+    level: 100,
+    profile: 'zero',
+    modes: ['polling'],
+    configs: ['default', 'no-eager', 'no-preload', 'wide', 'autoscale'],
+  },
   observability: { ...OBSERVABILITY, level: 100, rounds: 3 },
   historyIndependence: { jobs: 6, short: { reviewMs: 200, videoMs: 1_000 }, longFactor: 5 },
   waiting: {

@@ -79,7 +79,17 @@ export async function startHarness(): Promise<Harness> {
   // may change while a long benchmark runs.
   const metricsPort = await freePort();
   const [server] = await Promise.all([
-    startDevServer({ ui: false, extraArgs: ['--metrics-port', String(metricsPort)] }),
+    startDevServer({
+      ui: false,
+      extraArgs: [
+        '--metrics-port',
+        String(metricsPort),
+        // Eager activity dispatch on (a server setting): an activity scheduled by a workflow task goes back
+        // in the answer to the worker that completed it (the `no-eager` worker config measures without).
+        '--dynamic-config-value',
+        'system.enableActivityEagerExecution=true',
+      ],
+    }),
     ...(Object.keys(BUNDLES) as BundleName[]).map(bundle),
   ]);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });

@@ -13,6 +13,7 @@ export type TunableWorkerOptions = Pick<
   | 'maxCachedWorkflows'
   | 'workflowThreadPoolSize'
   | 'stickyQueueScheduleToStartTimeout'
+  | 'maxEagerActivityReservationsPerWorkflowTask'
 >;
 
 /** Metrics and traces in the worker, as PROMETHEUS_BIND_ADDRESS and the OTEL_* variables turn them on. */

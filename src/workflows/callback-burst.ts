@@ -1,16 +1,19 @@
 // Callbacks that reach the run in one activation (one workflow task). More than one at once can mean that
 // a workflow task which already ran a confirming query for one of them failed (the server refuses to
 // close a run while a signal came in meanwhile) and now runs again, maybe on another worker that cannot
-// know of that query: the tasks they name then wait a full minimum interval before their next query.
+// know of that query: the tasks they name then wait a full minimum interval before their next query, and
+// a task they report cancelled is not queried again (spec: stop querying a cancelled task), since the
+// lost query may have seen it cancelled. The callbacks are signed per run: their word is the service's.
 
 export class CallbackBurst {
   /** Workflow time of the activation that delivered the last callback (one value per activation). */
   #at = Number.NaN;
   #count = 0;
   #keys: string[] = [];
+  readonly #reportedCancelled = new Set<string>();
 
   /** Notes a callback naming `key`; returns the keys to space out when this activation holds several. */
-  add(key: string): string[] {
+  add(key: string, status?: string): string[] {
     const now = Date.now();
     if (now !== this.#at) {
       this.#at = now;
@@ -19,6 +22,12 @@ export class CallbackBurst {
     }
     this.#count++;
     if (!this.#keys.includes(key)) this.#keys.push(key);
+    if (this.#count > 1 && status === 'cancelled') this.#reportedCancelled.add(key);
     return this.#count > 1 ? [...this.#keys] : [];
+  }
+
+  /** A burst of callbacks reported the task cancelled: the run takes their word rather than query it. */
+  reportedCancelled(key: string): boolean {
+    return this.#reportedCancelled.has(key);
   }
 }

@@ -82,6 +82,23 @@ async function reviewBatch(
   return verdict(await waitForReview(ctx, taskId, job.callbacks && accepted.callbackSent), batch);
 }
 
+/** The answer a burst of signed callbacks gave for a cancelled task (see callback-burst.ts): no query. */
+function cancelledByCallbacks(taskId: string): ReviewTaskSummary {
+  const message = 'reported cancelled by the review service callbacks';
+  return {
+    taskId,
+    status: 'cancelled',
+    rawStatus: 'cancelled',
+    totalCount: undefined,
+    doneCount: undefined,
+    items: [],
+    error: { message },
+    raw: { task_id: taskId, status: 'cancelled', message },
+    queries: 0,
+    nextQueryAt: Date.now(),
+  };
+}
+
 /** Waits for the review task by callback (when one can come and the job wants it) or by polling. */
 async function waitForReview(
   { job, run, index, deadline }: BatchContext,
@@ -100,11 +117,13 @@ async function waitForReview(
       callbackPending: () => run.reviewCallbackPending(taskId),
       takeCallback: () => run.takeReviewCallback(taskId),
       confirm: () =>
-        run.queryInTurn(key, (pacing) =>
-          run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
-            { ...query, untilFinal: false, ...pacing },
-          ]),
-        ),
+        run.burst.reportedCancelled(key)
+          ? Promise.resolve(cancelledByCallbacks(taskId))
+          : run.queryInTurn(key, (pacing) =>
+              run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
+                { ...query, untilFinal: false, ...pacing },
+              ]),
+            ),
       poll: (cadenceMs, scheduleToCloseMs, fallback) =>
         run.queryInTurn(key, (pacing) =>
           run.acts

@@ -30,7 +30,7 @@ export class RunState {
    */
   private readonly nextQueryAt = new Map<string, number>();
   private readonly knownRetryAfterMs = new Map<string, number>();
-  readonly #burst = new CallbackBurst();
+  readonly burst = new CallbackBurst();
 
   #indexedStage: Stage | undefined;
   /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
@@ -168,7 +168,7 @@ export class RunState {
     // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
     if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
     else this.anonymousReviewCallback = true; // no usable id: confirm every waiting task
-    const spaced = this.#burst.add(`review:${s.taskId ?? ''}`);
+    const spaced = this.burst.add(`review:${s.taskId ?? ''}`, s.status);
     for (const key of spaced) this.recordQuery(key, Date.now() + this.job.timing.reviewMinQueryIntervalMs);
     if (s.taskId && !this.namedReviewTaskIds.includes(s.taskId)) this.namedReviewTaskIds.push(s.taskId);
   }

@@ -151,4 +151,21 @@ describe('RunState: callbacks that arrive together', () => {
       now.mockRestore();
     }
   });
+
+  it('takes the word of a burst that reports a task cancelled: the lost query may have seen it (no query after cancelled)', () => {
+    const now = vi.spyOn(Date, 'now').mockReturnValue(2_000_000);
+    try {
+      const { run } = newRun();
+      run.onReviewCallback({ taskId: 'c1', status: 'cancelled' });
+      expect(run.burst.reportedCancelled('review:c1')).toBe(false);
+      run.onReviewCallback({ taskId: 'c1', status: 'cancelled' });
+      expect(run.burst.reportedCancelled('review:c1')).toBe(true);
+      now.mockReturnValue(2_000_100);
+      run.onReviewCallback({ taskId: 'c2', status: 'completed' });
+      run.onReviewCallback({ taskId: 'c2', status: 'completed' });
+      expect(run.burst.reportedCancelled('review:c2')).toBe(false);
+    } finally {
+      now.mockRestore();
+    }
+  });
 });
