@@ -5,6 +5,8 @@
 // a task they report cancelled is not queried again (spec: stop querying a cancelled task), since the
 // lost query may have seen it cancelled. The callbacks are signed per run: their word is the service's.
 
+import type { ReviewTaskSummary } from '../activities/review-then-generate.js';
+
 export class CallbackBurst {
   /** Workflow time of the activation that delivered the last callback (one value per activation). */
   #at = Number.NaN;
@@ -30,4 +32,21 @@ export class CallbackBurst {
   reportedCancelled(key: string): boolean {
     return this.#reportedCancelled.has(key);
   }
+}
+
+/** The answer a burst of signed callbacks gave for a cancelled task (see callback-burst.ts): no query. */
+export function cancelledByCallbacks(taskId: string): ReviewTaskSummary {
+  const message = 'reported cancelled by the review service callbacks';
+  return {
+    taskId,
+    status: 'cancelled',
+    rawStatus: 'cancelled',
+    totalCount: undefined,
+    doneCount: undefined,
+    items: [],
+    error: { message },
+    raw: { task_id: taskId, status: 'cancelled', message },
+    queries: 0,
+    nextQueryAt: Date.now(),
+  };
 }

@@ -3,6 +3,7 @@
 // every item passed.
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
+import { cancelledByCallbacks } from './callback-burst.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
 import { pollActivityId } from './history-version.js';
@@ -80,23 +81,6 @@ async function reviewBatch(
     if (FINAL_REVIEW_STATES.has(accepted.confirmed.status)) return verdict(accepted.confirmed, batch);
   }
   return verdict(await waitForReview(ctx, taskId, job.callbacks && accepted.callbackSent), batch);
-}
-
-/** The answer a burst of signed callbacks gave for a cancelled task (see callback-burst.ts): no query. */
-function cancelledByCallbacks(taskId: string): ReviewTaskSummary {
-  const message = 'reported cancelled by the review service callbacks';
-  return {
-    taskId,
-    status: 'cancelled',
-    rawStatus: 'cancelled',
-    totalCount: undefined,
-    doneCount: undefined,
-    items: [],
-    error: { message },
-    raw: { task_id: taskId, status: 'cancelled', message },
-    queries: 0,
-    nextQueryAt: Date.now(),
-  };
 }
 
 /** Waits for the review task by callback (when one can come and the job wants it) or by polling. */

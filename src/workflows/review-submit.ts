@@ -15,6 +15,7 @@ import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { RunState } from './run-state.js';
+import { cancelledByCallbacks } from './callback-burst.js';
 
 /** One batch of one run, as the review stage works on it. */
 export interface BatchContext {
@@ -170,6 +171,7 @@ async function readTask(
   const claimed = () => !run.unclaimedReviewTaskIds().includes(taskId);
   await condition(() => !run.queryUnderWay(key) || claimed());
   if (claimed()) return undefined;
+  if (run.burst.reportedCancelled(key)) return cancelledByCallbacks(taskId);
   try {
     const task = await run.queryInTurn(key, (pacing) =>
       run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
