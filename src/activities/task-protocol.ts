@@ -3,7 +3,8 @@
 //   with the delay before the next one, so the activity's retry policy carries the loop: waiting holds no
 //   worker slot and adds no history event per poll.
 // - createAtMostOnce: the task id is recorded in the heartbeat details the moment it is known (unless a
-//   callback will name it: recordsTaskId) and a retried attempt returns it; an outcome that may have created a task is CreateAmbiguous, never retried.
+//   callback will name it: recordsTaskId) and a retried attempt returns it; an outcome that may have
+//   created a task is CreateAmbiguous, never retried.
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';

@@ -2,82 +2,21 @@
 // (service review-video-cli) before it exits, and the worker process's workflow, activity and HTTP spans
 // join that span's trace. No secret, prompt or media URL in anything exported.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 import { imageJob } from '../support/stack.js';
-import { temporalAddress } from '../support/temporal.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { startTracedWorker, type OtlpSpan, type TracedWorker } from './traced-worker.js';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  service?: string;
-}
-interface OtlpBody {
-  resourceSpans?: {
-    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: OtlpSpan[] }[];
-  }[];
-}
-
-let receiver: Server;
-let endpoint: string;
-const bodies: string[] = [];
-let sandbox: Sandbox;
-let worker: WorkerProcess;
+let traced: TracedWorker;
 const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
 const taskQueue = `otel-cli-${randomUUID()}`;
 
-/** Every exported span, with the service.name of the resource it came with. */
-function spans(): OtlpSpan[] {
-  return bodies.flatMap((b) =>
-    ((JSON.parse(b) as OtlpBody).resourceSpans ?? []).flatMap((r) => {
-      const service = r.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue;
-      return (r.scopeSpans ?? []).flatMap((s) => (s.spans ?? []).map((span) => ({ ...span, service })));
-    }),
-  );
-}
-
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') bodies.push(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  sandbox = await startSandbox({ allowPrivateUrls: true });
-  worker = await startWorkerProcess({
-    TEMPORAL_ADDRESS: temporalAddress(),
-    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: sandbox.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-    ALLOW_PRIVATE_URLS: 'true',
-    CALLBACK_SECRET: secret,
-    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-    OTEL_SERVICE_NAME: 'review-video-worker-test',
-    OTEL_TRACES_SAMPLER: 'always_on',
-    OTEL_BSP_SCHEDULE_DELAY: '200',
-    LOG_FORMAT: 'json',
-  });
+  traced = await startTracedWorker(taskQueue, secret);
 }, 60_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await sandbox?.close();
-  await new Promise((r) => receiver?.close(r));
+  await traced?.close();
 });
 
 describe('OpenTelemetry traces of a CLI start', () => {
@@ -100,7 +39,7 @@ describe('OpenTelemetry traces of a CLI start', () => {
     const run = await runCli(['submit', '--key', key, '--input', JSON.stringify(input), '--wait', '--json'], {
       taskQueue,
       env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_ENDPOINT: traced.endpoint,
         OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
         OTEL_SERVICE_NAME: undefined,
         OTEL_SDK_DISABLED: undefined,
@@ -111,9 +50,9 @@ describe('OpenTelemetry traces of a CLI start', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ workflowId: key, status: 'succeeded' });
     // The CLI has exited: its span was flushed by close(). The worker flushes its own on stop.
-    expect(await worker.stop()).toBe(0);
+    expect(await traced.worker.stop()).toBe(0);
 
-    const all = spans();
+    const all = traced.spans();
     const starts = all.filter((s) => s.service === 'review-video-cli' && s.name.startsWith('StartWorkflow:'));
     expect(starts, 'one start span from the CLI').toHaveLength(1);
     const start = starts[0]!;
@@ -132,8 +71,15 @@ describe('OpenTelemetry traces of a CLI start', () => {
     expect(worked.some((n) => n.startsWith('RunActivity:'))).toBe(true);
     expect(worked.filter((n) => n.startsWith('HTTP ')).length).toBeGreaterThanOrEqual(4);
 
-    const raw = bodies.join('\n');
-    for (const leaked of [sandbox.apiKey, sandbox.accessToken, secret, prompt, media, 'otel-cli-secret-path'])
+    const raw = traced.bodies.join('\n');
+    for (const leaked of [
+      traced.sandbox.apiKey,
+      traced.sandbox.accessToken,
+      secret,
+      prompt,
+      media,
+      'otel-cli-secret-path',
+    ])
       expect(raw, 'exported spans').not.toContain(leaked);
   }, 120_000);
 });

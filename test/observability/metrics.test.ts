@@ -11,7 +11,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { countOps, imageJob } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import { jsonLines, metricNames, metricSum, startReceiverProcess, type ReceiverProcess } from './processes.js';
 
 let sandbox: Sandbox;
@@ -43,11 +43,7 @@ beforeAll(async () => {
   worker = await startWorkerProcess({
     ...temporal,
     TEMPORAL_TASK_QUEUE: taskQueue,
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: sandbox.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-    ALLOW_PRIVATE_URLS: 'true',
+    ...sandboxServiceEnv(sandbox),
     CALLBACK_PUBLIC_URL: receiverUrl,
     CALLBACK_SECRET: secret,
     PROMETHEUS_BIND_ADDRESS: workerMetrics,

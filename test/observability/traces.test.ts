@@ -3,43 +3,20 @@
 // from the start call through the workflow and its activities to a span per HTTP request, with service,
 // endpoint, status and attempt; no secret, prompt or media URL anywhere in the exported data.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { Client } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
 import { imageJob } from '../support/stack.js';
-import { temporalAddress, testClient } from '../support/temporal.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { testClient } from '../support/temporal.js';
+import { startTracedWorker, type OtlpSpan, type TracedWorker } from './traced-worker.js';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes?: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
-}
-
-let receiver: Server;
-let endpoint: string;
-const bodies: string[] = [];
-let sandbox: Sandbox;
-let worker: WorkerProcess;
+let traced: TracedWorker;
 let provider: NodeTracerProvider;
 const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
 const taskQueue = `otel-${randomUUID()}`;
-
-function spans(): OtlpSpan[] {
-  return bodies.flatMap((b) => {
-    const data = JSON.parse(b) as { resourceSpans?: { scopeSpans?: { spans?: OtlpSpan[] }[] }[] };
-    return (data.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []));
-  });
-}
 
 const attr = (s: OtlpSpan, key: string) => {
   const v = s.attributes?.find((a) => a.key === key)?.value;
@@ -47,45 +24,17 @@ const attr = (s: OtlpSpan, key: string) => {
 };
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') bodies.push(body);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  sandbox = await startSandbox({ allowPrivateUrls: true });
-  worker = await startWorkerProcess({
-    TEMPORAL_ADDRESS: temporalAddress(),
-    TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: sandbox.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-    ALLOW_PRIVATE_URLS: 'true',
-    CALLBACK_SECRET: secret,
-    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-    OTEL_SERVICE_NAME: 'review-video-worker-test',
-    OTEL_TRACES_SAMPLER: 'always_on',
-    OTEL_BSP_SCHEDULE_DELAY: '200',
-    LOG_FORMAT: 'json',
-  });
+  traced = await startTracedWorker(taskQueue, secret);
   provider = new NodeTracerProvider({
     resource: new Resource({ 'service.name': 'review-video-test-client' }),
-    spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))],
+    spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${traced.endpoint}/v1/traces` }))],
   });
   provider.register();
 }, 60_000);
 
 afterAll(async () => {
-  await worker?.stop();
   await provider?.shutdown();
-  await sandbox?.close();
-  await new Promise((r) => receiver?.close(r));
+  await traced?.close();
 });
 
 describe('OpenTelemetry traces of the worker', () => {
@@ -120,11 +69,11 @@ describe('OpenTelemetry traces of the worker', () => {
       ),
     );
     await Promise.all(handles.map((h) => h.result()));
-    const stopped = await worker.stop();
+    const stopped = await traced.worker.stop();
     expect(stopped).toBe(0);
     await provider.forceFlush();
 
-    const all = spans();
+    const all = traced.spans();
     const starts = all.filter((s) => s.name.startsWith('StartWorkflow:ReviewThenGenerate'));
     expect(starts).toHaveLength(2);
     for (const start of starts) {
@@ -152,8 +101,8 @@ describe('OpenTelemetry traces of the worker', () => {
         expect(byId.get(s.parentSpanId!)?.name).toMatch(/^RunActivity:/);
       }
     }
-    const raw = bodies.join('\n');
-    for (const leaked of [sandbox.apiKey, sandbox.accessToken, secret, prompt, media, 'otel-secret-path'])
+    const raw = traced.bodies.join('\n');
+    for (const leaked of [traced.sandbox.apiKey, traced.sandbox.accessToken, secret, prompt, media, 'otel-secret-path'])
       expect(raw, 'exported spans').not.toContain(leaked);
   }, 120_000);
 });

@@ -21,7 +21,7 @@ import {
   testClient,
   type RunningWorker,
 } from './temporal.js';
-import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
+import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
 /**
@@ -142,12 +142,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         TEMPORAL_ADDRESS: temporalAddress(),
         TEMPORAL_NAMESPACE: inject('temporalNamespace'),
         TEMPORAL_TASK_QUEUE: taskQueue,
-        VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-        VIDEO_API_KEY: sandbox.apiKey,
-        REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-        REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+        ...sandboxServiceEnv(sandbox),
         HTTP_TIMEOUT_MS: String(timeoutMs),
-        ALLOW_PRIVATE_URLS: 'true',
         ...(callbacks ? { CALLBACK_PUBLIC_URL: callbacks.publicUrl, CALLBACK_SECRET: callbacks.secret } : {}),
       }),
     ),

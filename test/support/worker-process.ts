@@ -13,6 +13,22 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
 }
 
+/** The service settings of a worker that talks to this sandbox (loopback addresses allowed). */
+export function sandboxServiceEnv(sandbox: {
+  videoBaseUrl: string;
+  apiKey: string;
+  reviewBaseUrl: string;
+  accessToken: string;
+}): Record<string, string> {
+  return {
+    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
+    VIDEO_API_KEY: sandbox.apiKey,
+    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
+    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
+    ALLOW_PRIVATE_URLS: 'true',
+  };
+}
+
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', workerEntry], {
     env: { ...process.env, ...env },
