@@ -160,8 +160,8 @@ export function createActivities(deps: ActivityDependencies) {
      * Creates the video task at most once per activity: the id is recorded in the heartbeat details the
      * moment it arrives (unless a callback will name it, recordsTaskId), and a retried attempt returns it.
      * An outcome that may have created a task (500, time-out, reset, or a previous attempt that vanished
-     * mid-call) is reported as
-     * CreateAmbiguous, never retried here: the workflow decides, with the callbacks it receives.
+     * mid-call) is reported as CreateAmbiguous, never retried here: the workflow decides, with the
+     * callbacks it receives.
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
       const url = callbackUrl('video', input.workflowId);
