@@ -3,11 +3,11 @@
 // every item passed.
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
-import { cancelledByCallbacks } from './callback-burst.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
 import { pollActivityId } from './history-version.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import { confirmReviewTask } from './review-confirm.js';
 import type { RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 import { submitOnce, submitSyncOnce, type BatchContext } from './review-submit.js';
@@ -100,14 +100,7 @@ async function waitForReview(
       deadline,
       callbackPending: () => run.reviewCallbackPending(taskId),
       takeCallback: () => run.takeReviewCallback(taskId),
-      confirm: () =>
-        run.burst.reportedCancelled(key)
-          ? Promise.resolve(cancelledByCallbacks(taskId))
-          : run.queryInTurn(key, (pacing) =>
-              run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
-                { ...query, untilFinal: false, ...pacing },
-              ]),
-            ),
+      confirm: () => confirmReviewTask(run, taskId, t.reviewMinQueryIntervalMs, `confirm review task ${taskId}`),
       poll: (cadenceMs, scheduleToCloseMs, fallback) =>
         run.queryInTurn(key, (pacing) =>
           run.acts

@@ -15,7 +15,7 @@ import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { RunState } from './run-state.js';
-import { cancelledByCallbacks } from './callback-burst.js';
+import { confirmReviewTask } from './review-confirm.js';
 
 /** One batch of one run, as the review stage works on it. */
 export interface BatchContext {
@@ -171,13 +171,12 @@ async function readTask(
   const claimed = () => !run.unclaimedReviewTaskIds().includes(taskId);
   await condition(() => !run.queryUnderWay(key) || claimed());
   if (claimed()) return undefined;
-  if (run.burst.reportedCancelled(key)) return cancelledByCallbacks(taskId);
   try {
-    const task = await run.queryInTurn(key, (pacing) =>
-      run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
-        { summary: `look at review task ${taskId} (named by a callback)` },
-        [{ taskId, minIntervalMs: job.timing.reviewMinQueryIntervalMs, untilFinal: false, ...pacing }],
-      ),
+    const task = await confirmReviewTask(
+      run,
+      taskId,
+      job.timing.reviewMinQueryIntervalMs,
+      `look at review task ${taskId} (named by a callback)`,
     );
     run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
     return task;
