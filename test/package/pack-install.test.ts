@@ -7,15 +7,20 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isExternal, linksOf } from '../support/markdown-links.js';
 import { testClient } from '../support/temporal.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Sources of the user's project live as .ts.txt so that the repo's own tsc does not check them against an
 // unbuilt dist/; they are copied as .ts and type-checked inside the project instead.
 const projectFiles = fileURLToPath(new URL('./project/', import.meta.url));
+
+/** What the package ships besides its code: the README, the pages it links to (the sandbox's and the
+ * modules' READMEs among them), and their images. */
+const DOCUMENTATION = /^(README|CHANGELOG|BENCHMARKS|RELIABILITY)\.md$|^docs\/|^src\/[\w-]+\/README\.md$/;
 
 interface Run {
   code: number | null;
@@ -136,11 +141,13 @@ function copyProject(): void {
 }
 
 describe('the packed package in a fresh project', () => {
-  it('contains only dist/ (with declaration files), README and package.json', () => {
+  it('contains only dist/ (with declaration files), package.json and the documentation', () => {
     const unexpected = packedFiles.filter(
-      (p) => !(p === 'package.json' || p === 'README.md' || p === 'LICENSE' || p.startsWith('dist/')),
+      (p) => !(p === 'package.json' || p === 'LICENSE' || DOCUMENTATION.test(p) || p.startsWith('dist/')),
     );
     expect(unexpected).toEqual([]);
+    for (const doc of ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'RELIABILITY.md', 'docs/operations.md'])
+      expect(packedFiles).toContain(doc);
     for (const entry of [
       'index',
       'activities/index',
@@ -157,6 +164,24 @@ describe('the packed package in a fresh project', () => {
     expect(
       packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map')),
     ).toEqual([]);
+  });
+
+  it('documentation read from node_modules: every link to another page or image resolves inside the package', () => {
+    const installed = join(project, 'node_modules', 'temporal-review-video');
+    const broken: string[] = [];
+    let checked = 0;
+    for (const file of packedFiles.filter((p) => p.endsWith('.md'))) {
+      for (const link of linksOf(file, readFileSync(join(installed, file), 'utf8'))) {
+        const target = decodeURIComponent(link.target.split('#')[0]!);
+        // Links to source files (src/, test/, bench/, ...) are links into the repository, not the package.
+        if (isExternal(link.target) || !/\.(md|png|svg)$/i.test(target)) continue;
+        checked++;
+        const resolved = posix.normalize(posix.join(posix.dirname(file), target));
+        if (!packedFiles.includes(resolved)) broken.push(`${file}:${link.line}: ${link.target} (${resolved})`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(broken, `not in the package:\n${broken.join('\n')}`).toEqual([]);
   });
 
   it('imports, in code and declarations, nothing but node: builtins and its declared dependencies', () => {
