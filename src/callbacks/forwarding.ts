@@ -9,6 +9,11 @@
 // Everything else is forwarded: final states, tasks the run has not claimed yet (an ambiguous submit
 // being resolved, an orphan to cancel), callbacks without a task id. When the run cannot be described,
 // the callback is forwarded too: a signal too many costs an action, a signal lost could cost a job.
+// A still-working callback of a task the run has not indexed is asked about once more a moment later:
+// it is nearly always the run's own task, announced before the workflow task that indexes it has run
+// (the video service calls back on every status change, `running` right after the create), and a
+// still-working callback moves no job forward, so waiting costs nothing.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { CallbackKind } from '../callback-signing.js';
 import type { CallbackSignal } from '../workflows/definitions.js';
@@ -43,17 +48,33 @@ export function forwardDecision(
   return 'forward';
 }
 
-/** The decision for one callback, asking the server; 'forward' when the run cannot be described. */
+/** How long a still-working callback of a task the run has not indexed waits before it is asked about again. */
+export const STILL_WORKING_RECHECK_MS = 1_000;
+
+const stillWorking = (kind: CallbackKind, signal: CallbackSignal) =>
+  signal.taskId !== undefined && signal.status !== undefined && WORKING[kind].has(signal.status);
+
+/**
+ * The decision for one callback, asking the server; 'forward' when the run cannot be described. A
+ * still-working callback that would be forwarded is decided again after `recheckMs` (0: at once).
+ */
 export async function decideForward(
   client: Client,
   workflowId: string,
   kind: CallbackKind,
   signal: CallbackSignal,
+  recheckMs = STILL_WORKING_RECHECK_MS,
 ): Promise<ForwardDecision | 'not found'> {
-  try {
-    return forwardDecision(kind, signal, await client.workflow.getHandle(workflowId).describe());
-  } catch (err) {
-    if ((err as { name?: string }).name === 'WorkflowNotFoundError') return 'not found';
-    return 'forward';
-  }
+  const decide = async (): Promise<ForwardDecision | 'not found'> => {
+    try {
+      return forwardDecision(kind, signal, await client.workflow.getHandle(workflowId).describe());
+    } catch (err) {
+      if ((err as { name?: string }).name === 'WorkflowNotFoundError') return 'not found';
+      return 'forward';
+    }
+  };
+  const first = await decide();
+  if (first !== 'forward' || recheckMs <= 0 || !stillWorking(kind, signal)) return first;
+  await sleep(recheckMs);
+  return decide();
 }

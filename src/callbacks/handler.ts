@@ -15,6 +15,11 @@ export interface CallbackHandlerOptions {
   secret: string;
   /** Bodies above this are refused with 413 (default 64 KiB): memory stays flat whatever is sent. */
   maxBodyBytes?: number;
+  /**
+   * A still-working callback of a task the run has not indexed yet is decided again after this long
+   * (default 1000 ms; 0: at once), since it is nearly always the run's own task (forwarding.ts).
+   */
+  stillWorkingRecheckMs?: number;
   /** Called once per request with the outcome; never receives the signature or the body. */
   onOutcome?: (o: {
     kind?: CallbackKind;
@@ -117,7 +122,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       if (!payload || typeof payload !== 'object' || Array.isArray(payload))
         return done(400, 'body is not a JSON object');
       const callback = callbackSignalFrom(kind, payload);
-      const decision = await decideForward(options.client, workflowId, kind, callback);
+      const decision = await decideForward(options.client, workflowId, kind, callback, options.stillWorkingRecheckMs);
       // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
       if (decision === 'closed' || decision === 'not found') return done(202, 'ignored');
       if (decision !== 'forward') return done(202, `not needed (${decision})`);

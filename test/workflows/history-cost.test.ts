@@ -3,9 +3,10 @@
 // - with callbacks: at most 10 billable actions and 35 events;
 // - polling: at most 5 actions beyond the polls themselves, and no signal at all (the receiver drops the
 //   callbacks of a task the run polls).
-// The video task runs for 4 s here, so that its `running` callback comes after the run has indexed it.
+// With callbacks the video task runs for 200 ms: its `running` callback comes before the run has indexed
+// the task, and the receiver, asking again a moment later, drops it. Polling, it runs for 4 s.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { costOf } from '../support/history-cost.js';
 import { imageJob, withStack, type Stack } from '../support/stack.js';
@@ -17,7 +18,7 @@ withStack({}, (s) => (stack = s));
 async function runAndCost(callbacks: boolean) {
   const client = await testClient();
   const marker = `cost-${randomUUID()}`;
-  stack.sandbox.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 4_000);
+  stack.sandbox.setVideoOutcome({ promptIncludes: marker }, 'succeeded', callbacks ? 200 : 4_000);
   const input = imageJob(`https://cdn.example.com/cost/${callbacks ? 'cb' : 'poll'}.jpg`, { callbacks });
   const content = input.task.content as Array<Record<string, unknown>>;
   input.task.content = [{ type: 'text', text: `A person walks along the beach ${marker}` }, ...content.slice(1)];
@@ -42,6 +43,15 @@ describe('cost of one job', () => {
     });
     expect(cost.actions).toBeLessThanOrEqual(10);
     expect(cost.events).toBeLessThanOrEqual(35);
+    // The service called back twice for the video (`running`, `succeeded`); only the final state became a
+    // signal. The `running` one is answered after the receiver's second look, a second later.
+    const video = () => stack.callbackOutcomes.filter((o) => o.workflowId === cost.marker && o.kind === 'video');
+    await vi.waitFor(() => expect(video()).toHaveLength(2), { timeout: 10_000 });
+    expect(
+      video()
+        .map((o) => o.outcome)
+        .sort(),
+    ).toEqual(['accepted', expect.stringMatching(/^not needed|^ignored$/)]);
   });
 
   it('polling: at most 5 actions beyond the polls, no signal', async () => {
