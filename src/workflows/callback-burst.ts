@@ -13,6 +13,7 @@ export class CallbackBurst {
   #count = 0;
   #keys: string[] = [];
   readonly #reportedCancelled = new Set<string>();
+  readonly #calledBackCancelled = new Set<string>();
 
   /** Notes a callback naming `key`; returns the keys to space out when this activation holds several. */
   add(key: string, status?: string): string[] {
@@ -24,6 +25,7 @@ export class CallbackBurst {
     }
     this.#count++;
     if (!this.#keys.includes(key)) this.#keys.push(key);
+    if (status === 'cancelled') this.#calledBackCancelled.add(key);
     if (this.#count > 1 && status === 'cancelled') this.#reportedCancelled.add(key);
     return this.#count > 1 ? [...this.#keys] : [];
   }
@@ -31,6 +33,11 @@ export class CallbackBurst {
   /** A burst of callbacks reported the task cancelled: the run takes their word rather than query it. */
   reportedCancelled(key: string): boolean {
     return this.#reportedCancelled.has(key);
+  }
+
+  /** Any callback reported the task cancelled (review-confirm.ts takes its word from the patch on). */
+  calledBackCancelled(key: string): boolean {
+    return this.#calledBackCancelled.has(key);
   }
 }
 

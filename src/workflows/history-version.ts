@@ -9,6 +9,13 @@
 import { patched } from '@temporalio/workflow';
 
 export const HISTORY_V2_PATCH = 'history-v2';
+/**
+ * A review callback that reports its task `cancelled` is taken at its word, with no confirming query:
+ * `cancelled` is final, and a query run by a workflow task that was then lost (a killed worker) cannot be
+ * known to its retry, which would query a cancelled task again (spec: stop querying it). Checked only
+ * when such a callback came, so other runs carry no marker.
+ */
+export const CANCELLED_CALLBACK_PATCH = 'review-cancelled-callback-final';
 
 export interface HistoryShape {
   v2: boolean;

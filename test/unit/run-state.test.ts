@@ -158,12 +158,14 @@ describe('RunState: callbacks that arrive together', () => {
       const { run } = newRun();
       run.onReviewCallback({ taskId: 'c1', status: 'cancelled' });
       expect(run.burst.reportedCancelled('review:c1')).toBe(false);
+      expect(run.burst.calledBackCancelled('review:c1')).toBe(true);
       run.onReviewCallback({ taskId: 'c1', status: 'cancelled' });
       expect(run.burst.reportedCancelled('review:c1')).toBe(true);
       now.mockReturnValue(2_000_100);
       run.onReviewCallback({ taskId: 'c2', status: 'completed' });
       run.onReviewCallback({ taskId: 'c2', status: 'completed' });
       expect(run.burst.reportedCancelled('review:c2')).toBe(false);
+      expect(run.burst.calledBackCancelled('review:c2')).toBe(false);
     } finally {
       now.mockRestore();
     }

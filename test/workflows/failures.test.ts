@@ -60,6 +60,19 @@ describe('ReviewThenGenerate failures', () => {
     ).toBe(lastQuery.seq);
   });
 
+  it('with callbacks, a review callback reporting `cancelled` is taken at its word: ReviewCancelled, no query', async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/cancel/by-callback.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'cancelled');
+    const handle = await stack.start(imageJob(url, { callbacks: true }));
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('ReviewCancelled');
+    expect(stack.sandbox.callbacks().filter((c) => c.status === 'cancelled')).toHaveLength(1);
+    const ops = countOps(stack.sandbox);
+    expect(ops['review.query'] ?? 0).toBe(0);
+    expect(ops['video.create'] ?? 0).toBe(0);
+  });
+
   it('a video task that fails or expires ends in GenerationFailed / GenerationExpired', async () => {
     stack.sandbox.reset();
     stack.sandbox.setVideoOutcome({ promptIncludes: 'will-fail' }, 'failed');
