@@ -26,6 +26,10 @@ const WORKING: Record<CallbackKind, Set<string>> = {
   review: new Set(['pending', 'processing']),
 };
 
+/** A callback naming a task that says the task is still working. */
+const stillWorking = (kind: CallbackKind, signal: CallbackSignal) =>
+  signal.taskId !== undefined && signal.status !== undefined && WORKING[kind].has(signal.status);
+
 export type ForwardDecision = 'forward' | 'closed' | 'polled' | 'still working';
 
 export function forwardDecision(
@@ -38,7 +42,7 @@ export function forwardDecision(
   if (taskId === undefined) return 'forward';
   const polling = pollActivityId(kind, taskId);
   if (run.raw.pendingActivities?.some((a) => a.activityId === polling)) return 'polled';
-  if (signal.status !== undefined && WORKING[kind].has(signal.status)) {
+  if (stillWorking(kind, signal)) {
     const indexed =
       kind === 'video'
         ? [run.typedSearchAttributes.get(VideoTaskId)]
@@ -50,9 +54,6 @@ export function forwardDecision(
 
 /** How long a still-working callback of a task the run has not indexed waits before it is asked about again. */
 export const STILL_WORKING_RECHECK_MS = 1_000;
-
-const stillWorking = (kind: CallbackKind, signal: CallbackSignal) =>
-  signal.taskId !== undefined && signal.status !== undefined && WORKING[kind].has(signal.status);
 
 /**
  * The decision for one callback, asking the server; 'forward' when the run cannot be described. A
