@@ -135,7 +135,8 @@ export function createActivities(deps: ActivityDependencies) {
             ...task,
             raw: redactCallbackUrls(task.raw),
             queries: 0,
-            nextQueryAt: Date.now() + input.minIntervalMs,
+            // Spec, Limits: a Retry-After on the answer is obeyed, never below the minimum interval.
+            nextQueryAt: Date.now() + Math.max(input.minIntervalMs, task.retryAfterMs ?? 0),
           };
           return { taskId: task.taskId ?? '', record: summary };
         },

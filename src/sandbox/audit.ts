@@ -83,6 +83,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
         taskUrls.set(taskId, urls);
         for (const url of urls) sourceState.set(url, { taskId, state: 'pending' });
         if (seen) observe(e.response);
+        // A sync answer given before the review ended names a task to query: its Retry-After binds too.
+        if (seen && e.retryAfter !== undefined) retryNotBefore.set(taskId, notBeforeOf(e, e.retryAfter));
       }
     }
 
@@ -110,7 +112,7 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       lastQuery.set(taskId, e.at);
       // Retry-After binds on a 200 (a task still processing) as much as on a 429/503.
       if (seen && (ok || e.status === 429 || e.status === 503) && e.retryAfter !== undefined) {
-        retryNotBefore.set(taskId, e.at + retryAfterMs(e.retryAfter, e.at));
+        retryNotBefore.set(taskId, notBeforeOf(e, e.retryAfter));
       }
       if (ok && seen) observe(e.response);
     }
@@ -186,6 +188,12 @@ function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, 
       `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`,
     );
   }
+}
+
+/** The earliest next query a Retry-After allows: it counts from the answer (a sync one comes long after `at`). */
+function notBeforeOf(e: RequestLogEntry, retryAfter: string): number {
+  const answered = e.answeredAt ?? e.at;
+  return answered + retryAfterMs(retryAfter, answered);
 }
 
 /** Delta-seconds or an HTTP-date, as a wait in ms from `at`. */

@@ -44,11 +44,7 @@ export class ReviewService implements ServiceHandler {
       case 'review.query': {
         const task = this.tasks.get(req.route.taskId ?? '');
         if (!task) return errorReply(404, 'task_not_found', `no review task ${req.route.taskId}`);
-        const reply: Reply = { status: 200, json: this.view(task), taskId: task.taskId };
-        // A busy service may pace its callers on success too (spec, Limits: obeyed when present).
-        const wait = this.ctx.options.reviewProcessingRetryAfter;
-        if (wait !== undefined && !isFinal(task.status)) reply.headers = { 'retry-after': wait };
-        return reply;
+        return this.paced({ status: 200, json: this.view(task), taskId: task.taskId }, task);
       }
       default:
         return errorReply(
@@ -126,7 +122,8 @@ export class ReviewService implements ServiceHandler {
 
     if (mode === 'sync') {
       await this.waitFinal(task, this.ctx.options.syncReviewWaitMs);
-      return { status: 200, json: this.view(task), taskId: task.taskId };
+      // An unfinished answer (the wait bound came first) names a task to query: paced like a query answer.
+      return this.paced({ status: 200, json: this.view(task), taskId: task.taskId }, task);
     }
     const json: Record<string, unknown> = {
       code: 202,
@@ -190,6 +187,13 @@ export class ReviewService implements ServiceHandler {
         payload: this.view(task),
       });
     }
+  }
+
+  /** A busy service may pace its callers on success too (spec, Limits: obeyed when present). */
+  private paced(reply: Reply, task: ReviewTaskState): Reply {
+    const wait = this.ctx.options.reviewProcessingRetryAfter;
+    if (wait !== undefined && !isFinal(task.status)) reply.headers = { 'retry-after': wait };
+    return reply;
   }
 
   private waitFinal(task: ReviewTaskState, boundMs: number): Promise<void> {

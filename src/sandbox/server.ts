@@ -190,6 +190,7 @@ function malformedReply(rule: FaultRule, reply: Reply | undefined): Reply {
 
 function record(entry: RequestLogEntry, res: ServerResponse, reply: Reply): void {
   if (res.destroyed) entry.clientGone = true;
+  entry.answeredAt = Date.now();
   entry.status = reply.status;
   if (reply.text === undefined && reply.json !== undefined) entry.response = reply.json;
   const retryAfter = reply.headers?.['retry-after'];

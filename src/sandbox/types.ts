@@ -31,8 +31,8 @@ export interface SandboxOptions {
   /** Accept loopback/private/link-local media and callback addresses (the spec wants public ones, so a
    * request with one is answered 400 naming the field unless this is true). Default false. */
   allowPrivateUrls?: boolean;
-  /** Retry-After (delta-seconds or HTTP-date) sent on 200 answers to queries of a review task not final
-   * yet (pending or processing). Default: none. */
+  /** Retry-After (delta-seconds or HTTP-date) sent on 200 answers about a review task not final yet
+   * (pending or processing): query answers, and a sync submit answered before the review ended. Default: none. */
   reviewProcessingRetryAfter?: string;
   /** Size of every generated video file served at a task's `video_url`. Default 1048576 (1 MiB). */
   videoFileBytes?: number;
@@ -70,6 +70,9 @@ export interface RequestLogEntry {
   response?: unknown;
   /** Added: the Retry-After header value answered, if any. */
   retryAfter?: string;
+  /** Added: ms epoch when the answer was written (after the service's work and `latencyMs`); absent for
+   * resets. A sync submit's answer comes long after `at`, and a Retry-After counts from the answer. */
+  answeredAt?: number;
   /** Added: the client had closed the connection before the answer was ready (a hang outlasting its
    * time-out): `status`, `response` and `retryAfter` are what it would have been told, and never saw. */
   clientGone?: true;

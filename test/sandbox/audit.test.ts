@@ -123,6 +123,30 @@ describe('auditRequestLog on crafted logs', () => {
     ]);
   });
 
+  it('holds the first query of a task to the Retry-After of an unfinished sync answer, from when it was answered', () => {
+    const at = Date.parse('2030-01-01T00:00:00Z');
+    const sync = (extra: Partial<RequestLogEntry> = {}) =>
+      e({
+        operation: 'review.submitSync',
+        at,
+        method: 'POST',
+        body: { images: [SRC] },
+        // The sync answer comes when the review ends or the wait bound passes: long after `at`.
+        answeredAt: at + 1_500,
+        response: { code: 200, task_id: 't1', status: 'processing' },
+        retryAfter: '3',
+        ...extra,
+      });
+    // 3 s after the request was received, but 1.5 s too early for the answer's Retry-After.
+    const early = [sync(), query(at + 3_000, {})];
+    expect(auditRequestLog(early, { minQueryIntervalMs: 0 })).toEqual([
+      { rule: AUDIT_RULES.retryAfter, seq: early[1]!.seq, detail: expect.stringContaining('1500 ms') },
+    ]);
+    expect(rules([sync(), query(at + 4_500, {})], 0)).toEqual([]);
+    expect(rules([sync({ retryAfter: undefined }), query(at + 1_600, {})], 0)).toEqual([]);
+    expect(rules([sync({ clientGone: true }), query(at + 1_600, {})], 0)).toEqual([]);
+  });
+
   it('flags a query after the task was reported cancelled, and a resubmit of its URLs', () => {
     const log = [
       submitted(0),

@@ -112,3 +112,37 @@ describe('sandbox with reviewProcessingRetryAfter', () => {
     ]);
   });
 });
+
+describe('sandbox with reviewProcessingRetryAfter: the sync submit', () => {
+  let sb: Sandbox;
+  const http = new Http();
+  beforeAll(async () => {
+    // The sync submit answers after 300 ms at most, before a 2 s review ends.
+    sb = await startSandbox({ reviewDurationMs: 2_000, syncReviewWaitMs: 300, reviewProcessingRetryAfter: '2' });
+  });
+  afterAll(async () => {
+    await http.close();
+    await sb.close();
+  });
+  const syncSubmit = (url: string) =>
+    http.call('POST', `${sb.reviewBaseUrl}/api/asset/upload/sync`, {
+      headers: reviewHeaders(sb),
+      json: { images: [url] },
+    });
+
+  it('an unfinished answer carries it, logged with when it was answered; a final one does not', async () => {
+    const unfinished = await syncSubmit('https://cdn.example.com/sync-paced.jpg');
+    expect(unfinished.status).toBe(200);
+    expect(['pending', 'processing']).toContain(unfinished.json.status);
+    expect(unfinished.headers['retry-after']).toBe('2');
+    const [entry] = sb.requests().filter((e) => e.operation === 'review.submitSync');
+    expect(entry).toMatchObject({ status: 200, retryAfter: '2', taskId: unfinished.json.task_id });
+    // Answered when the wait bound passed, not when received.
+    expect(entry!.answeredAt! - entry!.at).toBeGreaterThanOrEqual(300 - 1);
+
+    sb.setReviewTaskOutcome({ url: 'https://cdn.example.com/sync-quick.jpg' }, 'completed', 100);
+    const final = await syncSubmit('https://cdn.example.com/sync-quick.jpg');
+    expect(final.json.status).toBe('completed');
+    expect(final.headers['retry-after']).toBeUndefined();
+  });
+});

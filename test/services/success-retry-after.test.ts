@@ -37,6 +37,20 @@ describe('Retry-After on a 200', () => {
     }
   });
 
+  it('review submitSync returns it on an answer given before the review ended', async () => {
+    const review = new ReviewClient(reviewConfig(server.url));
+    try {
+      server.handle((_req, res) => json(res, 200, processing, { 'retry-after': '4' }));
+      expect(await review.submitSync(reviewBody)).toMatchObject({
+        taskId: 'rt-1',
+        status: 'processing',
+        retryAfterMs: 4_000,
+      });
+    } finally {
+      await review.close();
+    }
+  });
+
   it('video getTask returns it in ms, in delta-seconds and HTTP-date form', async () => {
     const video = new VideoClient(videoConfig(server.url));
     try {
