@@ -3,6 +3,12 @@
 // become ApplicationFailures through toApplicationFailure; create never resubmits on its own (an id is
 // kept in the heartbeat details, an outcome that may have created a task is CreateAmbiguous); a query is
 // one request per attempt, and the retry policy carries the polling with the delay each attempt sets.
+//
+// Every POST that creates a task goes through createAtMostOnce, whichever activity sends it (spec: no
+// blind resubmit after a time-out). rtgCallGateway refuses the create endpoints whose task can be polled
+// (GenerateAndPoll and rtgCreateGatewayTask are the way to them) and sends the one that cannot (vendor B
+// with `vendorBQueryPath: false`) at most once. Its synchronous POSTs (chat, responses, messages,
+// generateContent, images) stay retryable after a 500 or a time-out: see rtgCallGateway.
 import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../model/failure-types.js';
 import { malformedResponseError } from '../services/classify.js';
@@ -11,10 +17,12 @@ import type { JsonObject } from '../services/video/gateway.js';
 import {
   GATEWAY_ENDPOINTS,
   gatewayOperation,
+  isGatewayEndpointName,
   type GatewayEndpointName,
   type GatewayParam,
 } from '../model/video/gateway-endpoints.js';
 import {
+  GATEWAY_TASK_ENTRY_POINTS,
   queryEndpointOf,
   readGatewayTask,
   TASK_ADAPTERS,
@@ -106,10 +114,84 @@ function queryEndpointFor(
   return name;
 }
 
+/** The task entry point whose create an endpoint is; undefined for the endpoints that create no task. */
+function taskCreatedBy(endpoint: GatewayEndpointName): GatewayTaskEntryPoint | undefined {
+  return GATEWAY_TASK_ENTRY_POINTS.find((e) => TASK_ADAPTERS[e].create === endpoint);
+}
+
+/**
+ * The create of an asynchronous entry point, sent at most once per activity (createAtMostOnce): the id
+ * goes into the heartbeat details the moment it is read, and a retried attempt returns it. A 2xx without a
+ * readable id is as ambiguous as a 500: a task may exist, so it is CreateAmbiguous, with the answer as
+ * evidence.
+ */
+async function createTaskAtMostOnce(
+  video: VideoClient,
+  entryPoint: GatewayTaskEntryPoint,
+  { params, body, checkWellKnown }: Omit<GatewayCallInput, 'endpoint'>,
+) {
+  const endpoint = TASK_ADAPTERS[entryPoint].create;
+  return createAtMostOnce(async () => {
+    const res = await video.gateway(endpoint, {
+      ...(params ? { params } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(checkWellKnown ? { checkWellKnown: true } : {}),
+    });
+    const raw = redactCallbackUrls(res.body);
+    const view = readGatewayTask(entryPoint, res.body);
+    if (view.taskId === undefined) {
+      throw malformedResponseError(
+        { service: 'video', operation: gatewayOperation(endpoint) },
+        res.status,
+        raw,
+        'no task id in the body',
+      );
+    }
+    return { taskId: view.taskId, record: { status: res.status, state: view.state, raw } };
+  });
+}
+
+function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntryPoint): ApplicationFailure {
+  const { method, path } = GATEWAY_ENDPOINTS[endpoint];
+  return ApplicationFailure.create({
+    type: FailureType.InvalidInput,
+    message:
+      `rtgCallGateway does not send ${endpoint} (${method} ${path}): it creates a task, and a retry after a 500 ` +
+      `or a time-out could create it twice. Use the workflow GenerateAndPoll ({ entryPoint: '${entryPoint}' }), ` +
+      `or the activities rtgCreateGatewayTask ({ entryPoint: '${entryPoint}' }) and rtgQueryGatewayTask: ` +
+      'they create at most once',
+    nonRetryable: true,
+    details: [{ endpoint, entryPoint }],
+  });
+}
+
 export function createGatewayActivities(deps: GatewayActivityDependencies) {
   return {
-    /** One synchronous call of any entry point; the answer is returned whole. */
+    /**
+     * One call of an entry point that creates no task; the answer is returned whole.
+     *
+     * Creates: an endpoint that creates a task is refused before any request (InvalidInput naming
+     * GenerateAndPoll and rtgCreateGatewayTask), since a user's retry policy would resend it after a 500
+     * or a time-out. The one exception is a create whose task this client cannot poll (vendor B with
+     * `vendorBQueryPath: false`, which rtgCreateGatewayTask refuses): it is sent at most once, like every
+     * create (CreateAmbiguous on a 500, time-out, reset, or a retried attempt after a lost one).
+     *
+     * Synchronous POSTs (chat completions, responses, messages, generateContent, images): a 500 or a
+     * time-out stays a retryable TransientServiceError (its details say `ambiguous: true`), so the caller's
+     * retry policy may send the call again, and a provider may bill both. Decided so because such a call
+     * leaves no task behind to duplicate, its answer is the only result and cannot be fetched any other
+     * way, and retrying it is what the providers' own clients do. A workflow that must never repeat one
+     * sets `maximumAttempts: 1` on this activity (then a 429 or a 503 is not retried either).
+     */
     async rtgCallGateway(input: GatewayCallInput): Promise<GatewayCallResult> {
+      const entryPoint = isGatewayEndpointName(input.endpoint) ? taskCreatedBy(input.endpoint) : undefined;
+      if (entryPoint !== undefined) {
+        if (deps.video.gatewayPath(TASK_ADAPTERS[entryPoint].queries.default) !== undefined) {
+          throw refuseCreate(input.endpoint, entryPoint);
+        }
+        const { record } = await createTaskAtMostOnce(deps.video, entryPoint, input);
+        return { endpoint: input.endpoint, status: record?.status ?? 200, body: record?.raw };
+      }
       try {
         const res = await deps.video.gateway(input.endpoint, {
           ...(input.params ? { params: input.params } : {}),
@@ -123,29 +205,14 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
     },
 
     /**
-     * Creates the task of an asynchronous entry point at most once per activity: the id goes into the
-     * heartbeat details the moment it is read, and a retried attempt returns it. A 2xx without a readable
-     * id is as ambiguous as a 500: a task may exist, so it is CreateAmbiguous, with the answer as evidence.
+     * Creates the task of an asynchronous entry point at most once per activity (createTaskAtMostOnce),
+     * after checking that the task can be polled.
      */
     async rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult> {
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
-      const endpoint = TASK_ADAPTERS[input.entryPoint].create;
-      const { taskId, record } = await createAtMostOnce(async () => {
-        const res = await deps.video.gateway(endpoint, {
-          body: input.body,
-          ...(input.checkWellKnown ? { checkWellKnown: true } : {}),
-        });
-        const raw = redactCallbackUrls(res.body);
-        const view = readGatewayTask(input.entryPoint, res.body);
-        if (view.taskId === undefined) {
-          throw malformedResponseError(
-            { service: 'video', operation: gatewayOperation(endpoint) },
-            res.status,
-            raw,
-            'no task id in the body',
-          );
-        }
-        return { taskId: view.taskId, record: { state: view.state, raw } };
+      const { taskId, record } = await createTaskAtMostOnce(deps.video, input.entryPoint, {
+        body: input.body,
+        ...(input.checkWellKnown ? { checkWellKnown: true } : {}),
       });
       return {
         taskId,

@@ -16,6 +16,7 @@ import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sand
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayTaskEntryPoint } from '../../src/model/video/gateway-adapters.js';
+import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS } from '../../src/model/video/gateway-endpoints.js';
 import {
   generateAndPollProgressQuery,
   type GenerateAndPollResult,
@@ -373,17 +374,30 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
   });
 });
 
+async function callGateway(
+  inputs: GatewayCallInput,
+  { taskQueue = worker.taskQueue, startToCloseMs }: { taskQueue?: string; startToCloseMs?: number } = {},
+): Promise<WorkflowHandle> {
+  const client = await testClient();
+  const handle = await client.workflow.start(startToCloseMs === undefined ? 'CallGatewayOnce' : 'CallGatewayWithin', {
+    taskQueue,
+    workflowId: `call-${randomUUID()}`,
+    args: startToCloseMs === undefined ? [inputs] : [inputs, startToCloseMs],
+  });
+  handles.push(handle);
+  return handle;
+}
+
+/** How a run ended, without asserting it yet (so a test can check the request log first). */
+async function settle(handle: WorkflowHandle): Promise<{ result?: unknown; error?: unknown }> {
+  return handle.result().then(
+    (result: unknown) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 describe('rtgCallGateway in a workflow', () => {
-  async function call(inputs: GatewayCallInput) {
-    const client = await testClient();
-    const handle = await client.workflow.start('CallGatewayOnce', {
-      taskQueue: worker.taskQueue,
-      workflowId: `call-${randomUUID()}`,
-      args: [inputs],
-    });
-    handles.push(handle);
-    return handle;
-  }
+  const call = (inputs: GatewayCallInput) => callGateway(inputs);
 
   it('a 503 is retried; the answer comes back whole', async () => {
     const marker = `sync-${randomUUID()}`;
@@ -423,5 +437,139 @@ describe('rtgCallGateway in a workflow', () => {
     const invalid = await failureOf(await call({ endpoint: 'messages', body: { model: 'm' }, checkWellKnown: true }));
     expect(invalid.type).toBe('InvalidInput');
     expect(sb.requests().length).toBe(before);
+  });
+});
+
+// rtgCallGateway and the entry points that create a task: a user's retry policy must never send a create
+// twice. Each fault below is armed with `commit: true`, so the sandbox creates the task and then answers
+// badly: a second POST would be a second task.
+describe('rtgCallGateway never sends a create twice', () => {
+  const createEndpoints = GATEWAY_ENDPOINT_NAMES.filter((n) => GATEWAY_ENDPOINTS[n].kind === 'create');
+
+  it('refuses every task-creating endpoint before any request, naming GenerateAndPoll and rtgCreateGatewayTask', async () => {
+    expect([...createEndpoints].sort()).toEqual([
+      'aigcImages',
+      'vendorAText2Video',
+      'vendorBText2Video',
+      'videoGenerations',
+      'videos',
+    ]);
+    const outcomes = await Promise.all(
+      createEndpoints.map(async (endpoint) => {
+        const c = CASES.find((k) => k.createPath === GATEWAY_ENDPOINTS[endpoint].path)!;
+        const marker = `refuse-${endpoint}-${randomUUID()}`;
+        sb.addFault({
+          operation: 'other',
+          match: { url: marker },
+          fault: { type: 'status', status: 500, commit: true },
+        });
+        const { error } = await settle(await callGateway({ endpoint, body: c.body(marker) }));
+        return { endpoint, c, error, creates: creates(c, marker).length, tasks: tasksOf(marker).length };
+      }),
+    );
+    expect(outcomes.map(({ endpoint, creates, tasks }) => ({ endpoint, creates, tasks }))).toEqual(
+      createEndpoints.map((endpoint) => ({ endpoint, creates: 0, tasks: 0 })),
+    );
+    for (const { c, error } of outcomes) {
+      expect(error).toBeInstanceOf(WorkflowFailedError);
+      const failure = (error as WorkflowFailedError).cause?.cause as ApplicationFailure;
+      expect(failure).toBeInstanceOf(ApplicationFailure);
+      expect(failure).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
+      expect(failure.message).toContain('GenerateAndPoll');
+      expect(failure.message).toContain('rtgCreateGatewayTask');
+      expect(failure.message).toContain(`entryPoint: '${c.entryPoint}'`);
+    }
+  });
+
+  it('a synchronous generation answered 500 after it was processed is sent again (documented: no task is left)', async () => {
+    const marker = `sync500-${randomUUID()}`;
+    sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
+    const { result } = await settle(await callGateway({ endpoint: 'imagesGenerations', body: { prompt: marker } }));
+    expect(result).toMatchObject({ endpoint: 'imagesGenerations', status: 200 });
+    const sent = sb.requests().filter((r) => JSON.stringify(r.body ?? null).includes(marker));
+    expect(sent.map((r) => r.status)).toEqual([500, 200]);
+  });
+
+  describe('vendor B with no query path (create only): the create is sent at most once', () => {
+    const vendorB = CASES.find((c) => c.entryPoint === 'vendorB')!;
+    let createOnly: VideoClient;
+    let createOnlyWorker: RunningWorker;
+
+    beforeAll(async () => {
+      createOnly = new VideoClient({
+        baseUrl: sb.videoBaseUrl,
+        apiKey: sb.apiKey,
+        cancelMethod: 'POST',
+        cancelPath: '/v1/task/cancel/{id}',
+        timeoutMs: 2_000,
+        gateway: { vendorBQueryPath: false },
+      });
+      createOnlyWorker = await startWorker({
+        workflowBundle: bundle,
+        activities: createActivities({ video: createOnly, review }),
+      });
+    });
+    afterAll(async () => {
+      await createOnlyWorker?.stop();
+      await createOnly?.close();
+    });
+
+    const callCreateOnly = (marker: string, startToCloseMs?: number) =>
+      callGateway(
+        { endpoint: 'vendorBText2Video', body: vendorB.body(marker) },
+        { taskQueue: createOnlyWorker.taskQueue, ...(startToCloseMs !== undefined ? { startToCloseMs } : {}) },
+      );
+
+    /** The activity's failure, after checking the request log: exactly one create POST, exactly one task. */
+    async function oneCreateThenFailure(handle: WorkflowHandle, marker: string): Promise<ApplicationFailure> {
+      const { error } = await settle(handle);
+      expect({ creates: creates(vendorB, marker).length, tasks: tasksOf(marker).length }).toEqual({
+        creates: 1,
+        tasks: 1,
+      });
+      expect(error).toBeInstanceOf(WorkflowFailedError);
+      const outer = (error as WorkflowFailedError).cause;
+      expect(outer).toBeInstanceOf(ActivityFailure);
+      expect(outer?.cause).toBeInstanceOf(ApplicationFailure);
+      return outer!.cause as ApplicationFailure;
+    }
+
+    it.concurrent.each([
+      { label: '500 after commit', fault: { type: 'status', status: 500, commit: true } as const, status: 500 },
+      { label: 'client time-out (hang after commit)', fault: { type: 'hang', ms: 3_000, commit: true } as const },
+      { label: 'connection reset after commit', fault: { type: 'reset', commit: true } as const },
+    ])('$label: one create POST, CreateAmbiguous (non-retryable, with the evidence)', async ({ fault, status }) => {
+      const marker = `once-${randomUUID()}`;
+      sb.addFault({ operation: 'other', match: { url: marker }, fault });
+      const failure = await oneCreateThenFailure(await callCreateOnly(marker), marker);
+      expect(failure).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
+      expect(failure.message).toContain('not resubmitted blindly');
+      expect(failure.details?.[0]).toMatchObject({
+        operation: 'video.gateway.vendorBText2Video',
+        ambiguous: true,
+        ...(status ? { status } : {}),
+      });
+    });
+
+    it('an attempt that timed out (activity deadline) is not followed by a second create', async () => {
+      const marker = `deadline-${randomUUID()}`;
+      sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'hang', ms: 3_000, commit: true } });
+      const failure = await oneCreateThenFailure(await callCreateOnly(marker, 1_000), marker);
+      expect(failure).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
+      expect(failure.message).toContain('a previous create attempt ended without an answer');
+    });
+
+    it('a clear answer is returned whole after one create; a 503 (not created) may be sent again', async () => {
+      const marker = `ok-${randomUUID()}`;
+      sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 503 } });
+      const { result } = await settle(await callCreateOnly(marker));
+      expect(result).toMatchObject({
+        endpoint: 'vendorBText2Video',
+        status: 200,
+        body: { task_id: tasksOf(marker)[0]?.id },
+      });
+      expect(creates(vendorB, marker).map((r) => r.status)).toEqual([503, 200]);
+      expect(tasksOf(marker)).toHaveLength(1);
+    });
   });
 });
