@@ -2,6 +2,7 @@
 // in the clients built from it: never in workflow input, history, logs or error messages.
 import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
+import { mixedBaseUrlsProblem } from './services/base-urls.js';
 import type {
   CallbackConfig,
   ReviewServiceConfig,
@@ -205,11 +206,11 @@ export function loadAllowPrivateUrls(env: Env = process.env): boolean {
 export function loadServicesConfig(env: Env = process.env): { video: VideoServiceConfig; review: ReviewServiceConfig } {
   const c = parse(servicesConfigSchema, env);
   const allow = loadAllowPrivateUrls(env);
-  if (c.VIDEO_API_BASE_URL === c.REVIEW_API_BASE_URL) {
-    throw new ConfigError(
-      'invalid configuration: VIDEO_API_BASE_URL and REVIEW_API_BASE_URL must differ (the spec never mixes the two services)',
-    );
-  }
+  const mixed = mixedBaseUrlsProblem(
+    { field: 'VIDEO_API_BASE_URL', url: c.VIDEO_API_BASE_URL },
+    { field: 'REVIEW_API_BASE_URL', url: c.REVIEW_API_BASE_URL },
+  );
+  if (mixed) throw new ConfigError(`invalid configuration: ${mixed}`);
   return {
     video: {
       baseUrl: c.VIDEO_API_BASE_URL,

@@ -18,6 +18,7 @@ import {
   type VideoClient,
 } from './activities/index.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
+import { mixedBaseUrlsProblem } from './services/base-urls.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 /** Where the plugin's activities get their two services. */
@@ -67,6 +68,7 @@ export class ReviewVideoPlugin extends SimplePlugin {
   readonly #failureConverterPath: string | undefined;
 
   constructor(options: ReviewVideoPluginOptions = {}) {
+    checkBaseUrls(options);
     // Read here, not per worker: a user's worker and client given the plugin must agree on the keys.
     const encryption =
       options.dataConverter === undefined
@@ -145,6 +147,26 @@ export class ReviewVideoPlugin extends SimplePlugin {
     this.#owned.delete(wiring);
     await wiring.close();
   }
+}
+
+/**
+ * The two services' base addresses are two (spec: never mixed), checked when the plugin is made: the
+ * explicit settings, or the clients given. The environment's are checked when a worker reads them.
+ */
+function checkBaseUrls(options: ReviewVideoPluginOptions): void {
+  const pair =
+    'services' in options
+      ? { prefix: 'services', video: options.services.video.baseUrl, review: options.services.review.baseUrl }
+      : 'clients' in options
+        ? { prefix: 'clients', video: options.clients.video.baseUrl, review: options.clients.review.baseUrl }
+        : undefined;
+  // Clients of another shape (test doubles) may not say where they send.
+  if (!pair || typeof pair.video !== 'string' || typeof pair.review !== 'string') return;
+  const mixed = mixedBaseUrlsProblem(
+    { field: `${pair.prefix}.video.baseUrl`, url: pair.video },
+    { field: `${pair.prefix}.review.baseUrl`, url: pair.review },
+  );
+  if (mixed) throw new TypeError(`ReviewVideoPlugin: ${mixed}`);
 }
 
 /** Our workflows module, unless the worker already names its workflow code. */

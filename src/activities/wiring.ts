@@ -9,6 +9,7 @@ import {
   type ReviewServiceConfig,
   type VideoServiceConfig,
 } from '../config.js';
+import { mixedBaseUrlsProblem } from '../services/base-urls.js';
 import { ReviewClient } from '../services/review/client.js';
 import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
 import type { VideoStoreConfig } from '../config.js';
@@ -66,7 +67,13 @@ export function activitySettingsFromEnv(env: Env = process.env): ActivitySetting
   };
 }
 
+/** Throws TypeError when the two base addresses are one (src/services/base-urls.ts), before any pool is made. */
 export function createClients(config: ServicesConfig): ServiceClients {
+  const mixed = mixedBaseUrlsProblem(
+    { field: 'video.baseUrl', url: config.video.baseUrl },
+    { field: 'review.baseUrl', url: config.review.baseUrl },
+  );
+  if (mixed) throw new TypeError(mixed);
   const video = new VideoClient({
     baseUrl: config.video.baseUrl,
     apiKey: config.video.apiKey,

@@ -35,11 +35,14 @@ export class ReviewClient {
   readonly #accessToken: string;
   readonly #http: ServiceHttp;
   readonly #allowPrivateUrls: boolean;
+  /** The base address it was made with (the plugin checks that a pair of clients has two). */
+  readonly baseUrl: string;
 
   /** `apiKey?: never`: a config that also holds the video key does not type-check (and throws). */
   constructor(config: ReviewServiceConfig & { apiKey?: never }) {
     assertServiceConfig('review', config);
     this.#accessToken = config.accessToken;
+    this.baseUrl = config.baseUrl;
     this.#allowPrivateUrls = config.allowPrivateUrls === true;
     this.#http = new ServiceHttp({
       service: 'review',

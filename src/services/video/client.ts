@@ -35,6 +35,8 @@ export class VideoClient {
   readonly #cancelPath: string;
   readonly #gateway: GatewayCaller;
   readonly #allowPrivateUrls: boolean;
+  /** The base address it was made with (the plugin checks that a pair of clients has two). */
+  readonly baseUrl: string;
 
   /** `accessToken?: never`: a config that also holds the review token does not type-check (and throws). */
   constructor(config: VideoServiceConfig & { accessToken?: never; gateway?: GatewayClientOptions }) {
@@ -43,6 +45,7 @@ export class VideoClient {
       throw new TypeError('VideoClient: config.cancelPath must start with / and contain {id}');
     }
     this.#apiKey = config.apiKey;
+    this.baseUrl = config.baseUrl;
     this.#cancelMethod = config.cancelMethod;
     this.#cancelPath = config.cancelPath;
     this.#allowPrivateUrls = config.allowPrivateUrls === true;
