@@ -64,6 +64,11 @@ describe('CALLBACK_PUBLIC_URL must be public unless ALLOW_PRIVATE_URLS', () => {
     'http://[::1]:8787',
     'http://[fe80::1]',
     'http://[::ffff:10.0.0.1]',
+    // What the URL parser reads, not the text: a backslash ends the host; CGNAT and documentation ranges.
+    'http://127.0.0.1\\@callbacks.example.com:8787',
+    'http://%31%32%37.0.0.1:8787',
+    'http://100.64.0.1:8787',
+    'https://203.0.113.9',
   ])('refuses %s at start, naming the variable and the way out', (url) => {
     const err = configError(() => loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET }));
     expect(err.message).toMatch(
@@ -80,7 +85,7 @@ describe('CALLBACK_PUBLIC_URL must be public unless ALLOW_PRIVATE_URLS', () => {
     ).toBe(url);
   });
 
-  it.each(['https://hooks.example.com/rtg', 'http://callbacks:8787', 'https://203.0.113.9'])(
+  it.each(['https://hooks.example.com/rtg', 'http://callbacks:8787', 'https://8.8.8.8', 'https://[2606:4700::1111]'])(
     'accepts %s (names are taken as written, not resolved)',
     (url) => {
       expect(loadCallbackConfig({ CALLBACK_PUBLIC_URL: url, CALLBACK_SECRET: SECRET }).publicUrl).toBe(url);

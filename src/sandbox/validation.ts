@@ -1,7 +1,8 @@
 // The sandbox's own reading of the spec's request bodies (it must not share code with the clients it
-// tests). Every issue names the field and the broken rule, e.g. `images[2]: extension .txt is not ...`.
-import { BlockList, isIP } from 'node:net';
+// tests, but for the public-address classifier: see nonPublicReason). Every issue names the field and the
+// broken rule, e.g. `images[2]: extension .txt is not ...`.
 import { z } from 'zod';
+import { nonPublicHostReason } from '../model/public-host.js';
 
 export interface Issue {
   field: string;
@@ -45,41 +46,18 @@ export interface CheckOptions {
   allowPrivateUrls: boolean;
 }
 
-// Spec: media URLs and callback addresses are public. Loopback, private (RFC 1918, unique-local) and
-// link-local ranges are not; WHATWG URL parsing already turns numeric forms like 2130706433 into 127.0.0.1.
-const NOT_PUBLIC = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
-
+// Spec: media URLs and callback addresses are public. The one exception to sharing no code with the
+// clients: "public" is the classifier the clients, the workflow input and CALLBACK_PUBLIC_URL use (issue 24),
+// so the sandbox and the clients cannot disagree on it; only that function is imported.
 /** Why an http(s) URL's host is not public (the name as written: nothing is resolved), or undefined. */
 export function nonPublicReason(url: string): string | undefined {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    host = new URL(url).hostname;
   } catch {
     return undefined;
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is localhost`;
-  const bare = host.replace(/^\[|\]$/g, '');
-  const family = isIP(bare);
-  if (family !== 0 && NOT_PUBLIC.check(bare, family === 6 ? 'ipv6' : 'ipv4'))
-    return `${bare} is a loopback, private or link-local address`;
-  return undefined;
+  return nonPublicHostReason(host);
 }
 
 export function publicUrlProblem(url: string, opts: CheckOptions): string | undefined {

@@ -1,6 +1,7 @@
 // Spec: media URLs and callback addresses are public. Over raw HTTP (no project client), the sandbox
-// answers 400 naming the field for a loopback, private or link-local address, by name or IP literal,
-// unless it was started with `allowPrivateUrls` (what the tests, the demo and ALLOW_PRIVATE_URLS use).
+// answers 400 naming the field for an address that is not public, by name, IP literal or any form the URL
+// parser reads as one, unless it was started with `allowPrivateUrls` (what the tests, the demo and
+// ALLOW_PRIVATE_URLS use).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createBody, Http, reviewHeaders, videoHeaders } from '../support/sandbox-http.js';
@@ -18,9 +19,15 @@ const PRIVATE_HOSTS = [
   '[fd00::5]',
   '[::ffff:127.0.0.1]',
   '2130706433', // 127.0.0.1 written as one number
+  '%31%32%37.0.0.1', // percent-encoded
+  '127.0.0.1\\@media.example.com', // a backslash ends the host: 127.0.0.1
+  '100.64.0.1', // carrier-grade NAT
+  '203.0.113.7', // documentation
+  '[fec0::1]', // site-local
+  '[64:ff9b::10.0.0.1]', // NAT64 of a private IPv4
 ];
 // Names are not resolved: a service name such as compose's `callbacks` is taken as written.
-const PUBLIC_HOSTS = ['cdn.example.com', '203.0.113.7', '[2001:db8::1]', 'callbacks:8787'];
+const PUBLIC_HOSTS = ['cdn.example.com', '8.8.8.8', '[2606:4700::1111]', 'callbacks:8787'];
 
 const http = new Http();
 let strict: Sandbox;

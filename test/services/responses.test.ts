@@ -221,7 +221,7 @@ describe('small parsers', () => {
   });
 
   it('tells public hosts from local ones', () => {
-    for (const h of ['cdn.example.com', '8.8.8.8', '172.32.0.1', '2001:db8::1', '100.64.0.1'])
+    for (const h of ['cdn.example.com', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '100.128.0.1'])
       expect(nonPublicHostReason(h)).toBeUndefined();
     for (const h of [
       'localhost',
@@ -239,6 +239,8 @@ describe('small parsers', () => {
       '::ffff:10.0.0.1',
       '0x7f.1',
       '017700000001',
+      '100.64.0.1',
+      '2001:db8::1',
     ]) {
       expect(nonPublicHostReason(h), h).toBeDefined();
     }

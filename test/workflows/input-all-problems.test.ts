@@ -53,7 +53,7 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
     expect(rule('task.duration')).toContain('positive number of seconds');
     expect(rule('review.groupSource')).toContain("'' or 'real_person' when review.groupId is sent");
     expect(rule('review.urls[1]')).toContain('has no supported extension');
-    expect(rule('review.urls[2]')).toContain('192.168.0.7 is a loopback, private or link-local address');
+    expect(rule('review.urls[2]')).toContain('192.168.0.7 is a private address (192.168.0.0/16)');
     expect(rule('callbacks')).toMatch(/boolean/);
     expect(rule('timing')).toContain('pollEveryMs');
     expect(rule('(input)')).toContain('"priority"');
@@ -84,6 +84,26 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
   it('a task that is not an object still lets the other parts be checked', () => {
     expect(fields({ task: [], review: { urls: [] }, batchId: '' })).toEqual(['task', 'review.urls', 'batchId']);
     expect(fields({ review: 'all' })).toEqual(['task', 'review']);
+  });
+
+  it('media addresses are judged by the host the URL parser reads, in the task and in review.urls (issue 24)', () => {
+    const seen = [
+      'http://127.0.0.1\\@media.example.com/x.jpg',
+      'http://%31%32%37.0.0.1/x.jpg',
+      'http://100.64.0.1/x.jpg',
+    ];
+    const found = problems({
+      task: { model: 'm', content: [text, ...seen.map((u) => image(u))] },
+      review: { urls: seen },
+    });
+    expect(found).toEqual([
+      ['task.content[1].image_url.url', expect.stringContaining('127.0.0.1 is a loopback address (127.0.0.0/8)')],
+      ['task.content[2].image_url.url', expect.stringContaining('127.0.0.1 is a loopback address (127.0.0.0/8)')],
+      ['task.content[3].image_url.url', expect.stringContaining('100.64.0.1 is a carrier-grade NAT address')],
+      ['review.urls[0]', expect.stringContaining('127.0.0.1 is a loopback address (127.0.0.0/8)')],
+      ['review.urls[1]', expect.stringContaining('127.0.0.1 is a loopback address (127.0.0.0/8)')],
+      ['review.urls[2]', expect.stringContaining('100.64.0.1 is a carrier-grade NAT address (100.64.0.0/10)')],
+    ]);
   });
 
   it('an input that is not an object is one problem', () => {

@@ -39,4 +39,18 @@ describe('ReviewThenGenerate on a worker that does not preload our modules', () 
     );
     expect(stack.sandbox.requests()).toHaveLength(0);
   });
+
+  it('judges a media address by the host the URL parser reads, inside the workflow sandbox (URL, ipaddr.js)', async () => {
+    stack.sandbox.reset();
+    const err = await (await stack.start(imageJob('http://127.0.0.1\\@media.example.com/x.jpg'))).result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe(FailureType.InvalidInput);
+    expect(cause.message).toContain(
+      'task.content[1].image_url.url: must be a public http(s) URL or an Asset:// address (127.0.0.1 is a loopback address (127.0.0.0/8), not a public one)',
+    );
+    expect(stack.sandbox.requests()).toHaveLength(0);
+  });
 });
