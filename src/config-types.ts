@@ -46,7 +46,8 @@ export type WorkerDeployment = {
 export type CallbackConfig = {
   /** Public base address of the receiver; undefined = polling only. */
   publicUrl: string | undefined;
-  secret: string | undefined;
+  /** CALLBACK_SECRET's keys, newest first: the first signs, every one verifies. */
+  secret: readonly string[] | undefined;
   host: string;
   port: number;
 };

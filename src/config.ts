@@ -3,14 +3,7 @@
 import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
 import { mixedBaseUrlsProblem } from './services/base-urls.js';
-import type {
-  CallbackConfig,
-  ReviewServiceConfig,
-  TemporalConfig,
-  VideoServiceConfig,
-  WorkerTuning,
-} from './config-types.js';
-import { hostOf, nonPublicHostReason } from './model/url-rules.js';
+import type { ReviewServiceConfig, TemporalConfig, VideoServiceConfig, WorkerTuning } from './config-types.js';
 
 /** The defaults of the design's configuration table: the schemas below and the explicit options read them. */
 export const TEMPORAL_DEFAULTS = {
@@ -32,7 +25,7 @@ export const SERVICE_DEFAULTS = {
 export const CODEC_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8888 } as const;
 
 export const nonEmpty = z.string().trim().min(1);
-const httpUrl = z
+export const httpUrl = z
   .string()
   .trim()
   .url()
@@ -48,7 +41,7 @@ const flag = z
   .transform((v) => v === 'true' || v === '1');
 
 /** One setting for the clients and the callback address: accept loopback/private/link-local addresses. */
-const allowPrivateUrls = flag.default(false);
+export const allowPrivateUrls = flag.default(false);
 
 export const temporalConfigSchema = z.object({
   TEMPORAL_ADDRESS: nonEmpty.default(TEMPORAL_DEFAULTS.address),
@@ -109,36 +102,6 @@ export const workerDeploymentSchema = z
   .refine((c) => !c.TEMPORAL_DEPLOYMENT_NAME === !c.TEMPORAL_WORKER_BUILD_ID, {
     path: ['TEMPORAL_WORKER_BUILD_ID'],
     message: 'and TEMPORAL_DEPLOYMENT_NAME are set together, or neither (versioning off)',
-  });
-
-export const callbackConfigSchema = z
-  .object({
-    CALLBACK_PUBLIC_URL: httpUrl.optional(),
-    CALLBACK_SECRET: z.string().optional(),
-    CALLBACK_HOST: nonEmpty.default('127.0.0.1'),
-    CALLBACK_PORT: port.default(8787),
-    ALLOW_PRIVATE_URLS: allowPrivateUrls,
-  })
-  .superRefine((c, ctx) => {
-    if (c.CALLBACK_PUBLIC_URL && (!c.CALLBACK_SECRET || c.CALLBACK_SECRET.length < 16)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['CALLBACK_SECRET'],
-        message: 'is required (at least 16 characters) when CALLBACK_PUBLIC_URL is set',
-      });
-    }
-    // The services call this address from the public internet; the host is checked as written (no DNS).
-    const reason =
-      c.CALLBACK_PUBLIC_URL && !c.ALLOW_PRIVATE_URLS
-        ? nonPublicHostReason(hostOf(c.CALLBACK_PUBLIC_URL) ?? '')
-        : undefined;
-    if (reason) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['CALLBACK_PUBLIC_URL'],
-        message: `must be a public address the services can reach (${reason}); set ALLOW_PRIVATE_URLS=true only for the sandbox or tests`,
-      });
-    }
   });
 
 export type * from './config-types.js';
@@ -242,9 +205,4 @@ export function loadWorkerTuning(env: Env = process.env): WorkerTuning {
       ? { maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES }
       : {}),
   };
-}
-
-export function loadCallbackConfig(env: Env = process.env): CallbackConfig {
-  const c = parse(callbackConfigSchema, env);
-  return { publicUrl: c.CALLBACK_PUBLIC_URL, secret: c.CALLBACK_SECRET, host: c.CALLBACK_HOST, port: c.CALLBACK_PORT };
 }

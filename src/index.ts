@@ -53,10 +53,10 @@ export {
   type ReviewVideoPluginOptions,
   type ReviewVideoSource,
 } from './plugin.js';
+export { loadCallbackConfig } from './config-callbacks.js';
 export {
   ConfigError,
   DEFAULT_TASK_QUEUE,
-  loadCallbackConfig,
   loadServicesConfig,
   loadTemporalConfig,
   loadWorkerTuning,

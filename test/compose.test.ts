@@ -8,9 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { callbackConfigSchema, loadCallbackConfig } from '../src/config-callbacks.js';
 import {
-  callbackConfigSchema,
-  loadCallbackConfig,
   loadServicesConfig,
   loadTemporalConfig,
   loadWorkerTuning,
@@ -537,7 +536,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(loadCallbackConfig(worker).publicUrl).toBe('http://callbacks:8787');
     expect(loadCallbackConfig(callbacks)).toEqual({
       publicUrl: undefined,
-      secret: REQUIRED_SECRETS.CALLBACK_SECRET,
+      secret: [REQUIRED_SECRETS.CALLBACK_SECRET],
       host: '0.0.0.0',
       port: 8787,
     });

@@ -2,7 +2,8 @@
 // media and callback addresses through. Without it a non-public CALLBACK_PUBLIC_URL is refused at start.
 import { describe, expect, it } from 'vitest';
 import { activitiesFromEnv } from '../src/activities/index.js';
-import { ConfigError, loadAllowPrivateUrls, loadCallbackConfig, loadServicesConfig } from '../src/config.js';
+import { loadCallbackConfig } from '../src/config-callbacks.js';
+import { ConfigError, loadAllowPrivateUrls, loadServicesConfig } from '../src/config.js';
 
 const SECRET = 'cb-secret-0123456789abcdef';
 const services = {

@@ -1,7 +1,8 @@
 // Activities of ReviewThenGenerate (and, spread in, those of the batch and GenerateAndPoll workflows),
 // created by a factory that receives their dependencies (clients and callback settings); nothing is read
 // from the environment here. Names carry the `rtg` prefix so they cannot clash with a user's own.
-import { buildCallbackUrl, type CallbackKind } from '../callback-signing.js';
+import { Context } from '@temporalio/activity';
+import { buildCallbackUrl, callbackExpiry, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';
 import { FailureType } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReviewClient } from '../services/review/client.js';
@@ -17,10 +18,11 @@ import { createAtMostOnce, pollOnce, type PollInput, type QueryOutcome } from '.
 
 export { QUERY_FAILURE_BACKOFF_MS, type PollInput } from './task-protocol.js';
 
-/** Where the services reach the callback receiver, and the key that signs the URLs they are given. */
+/** Where the services reach the callback receiver, and the keys that sign the URLs they are given. */
 export interface CallbackSettings {
   publicUrl: string;
-  secret: string;
+  /** One key, or several newest first: the first signs (CALLBACK_SECRET). */
+  secret: CallbackSecrets;
 }
 
 export interface ActivityDependencies {
@@ -41,6 +43,8 @@ export interface ReviewSubmitInput {
   groupSource?: string;
   /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
   resubmitOnAmbiguity?: boolean;
+  /** When the stage this submit belongs to times out (ms epoch): its callback URL expires a margin later. */
+  stageDeadline?: number;
 }
 
 export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
@@ -66,6 +70,8 @@ export interface VideoCreateInput {
   body: CreateTaskBody;
   /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
   resubmitOnAmbiguity?: boolean;
+  /** When the generation stage times out (ms epoch): the callback URL expires a margin later. */
+  stageDeadline?: number;
 }
 
 /**
@@ -80,14 +86,26 @@ export function recordsTaskId(callbackSent: boolean, resubmitOnAmbiguity: boolea
 
 export type VideoTaskSummary = VideoTask & QueryOutcome;
 
+/** The longest default stage time-out (generation, 2 h): the expiry base for runs scheduled by 0.2.0. */
+const LEGACY_STAGE_TIMEOUT_MS = 2 * 60 * 60_000;
+
 export function createActivities(deps: ActivityDependencies) {
   /**
    * Sent on every submit and create when the worker has a receiver, even for jobs that poll: a callback
    * naming the task is then the way to confirm an ambiguous answer (spec: check the callback for a task id).
    */
-  function callbackUrl(kind: CallbackKind, workflowId: string): string | undefined {
-    if (!deps.callbacks) return undefined;
-    return buildCallbackUrl(deps.callbacks.publicUrl, deps.callbacks.secret, kind, workflowId);
+  function callbackUrl(kind: CallbackKind, workflowId: string, stageDeadline: number | undefined): string | undefined {
+    // Bound to this run: a late callback of an earlier run of the same workflow id can never reach a new
+    // one. An activity run outside a workflow (a standalone activity) has no run to call back: it polls.
+    const runId = Context.current().info.workflowExecution?.runId;
+    if (!deps.callbacks || !runId) return undefined;
+    const deadline = stageDeadline ?? Date.now() + LEGACY_STAGE_TIMEOUT_MS;
+    return buildCallbackUrl(deps.callbacks.publicUrl, deps.callbacks.secret, {
+      kind,
+      workflowId,
+      runId,
+      expiresAt: callbackExpiry(deadline),
+    });
   }
 
   function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {
@@ -105,7 +123,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createStoreActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent> {
       const body = reviewBody(input);
-      const url = callbackUrl('review', input.workflowId);
+      const url = callbackUrl('review', input.workflowId, input.stageDeadline);
       if (url) body.callback_url = url;
       const callbackSent = url !== undefined;
       // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may exist),
@@ -165,7 +183,7 @@ export function createActivities(deps: ActivityDependencies) {
      * callbacks it receives.
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
-      const url = callbackUrl('video', input.workflowId);
+      const url = callbackUrl('video', input.workflowId, input.stageDeadline);
       const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
       const callbackSent = url !== undefined;
       const { taskId } = await createAtMostOnce(

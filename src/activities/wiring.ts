@@ -1,8 +1,8 @@
 // From settings to activities: the one path from configuration (the environment, or explicit objects) to
 // the two service clients, the callback settings and the activities built on them. Our worker, the plugin
 // and users' own workers all go through it, so a default or a check lives in one place (src/config.ts).
+import { loadCallbackConfig } from '../config-callbacks.js';
 import {
-  loadCallbackConfig,
   loadServicesConfig,
   SERVICE_DEFAULTS,
   type CallbackConfig,

@@ -61,14 +61,14 @@ export const STILL_WORKING_RECHECK_MS = 1_000;
  */
 export async function decideForward(
   client: Client,
-  workflowId: string,
+  run: { workflowId: string; runId: string },
   kind: CallbackKind,
   signal: CallbackSignal,
   recheckMs = STILL_WORKING_RECHECK_MS,
 ): Promise<ForwardDecision | 'not found'> {
   const decide = async (): Promise<ForwardDecision | 'not found'> => {
     try {
-      return forwardDecision(kind, signal, await client.workflow.getHandle(workflowId).describe());
+      return forwardDecision(kind, signal, await client.workflow.getHandle(run.workflowId, run.runId).describe());
     } catch (err) {
       if ((err as { name?: string }).name === 'WorkflowNotFoundError') return 'not found';
       return 'forward';

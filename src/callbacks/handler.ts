@@ -1,18 +1,21 @@
 // The callback receiver as a plain request handler: mount it in a node:http server, an Express app
 // (`app.post('/callbacks/*', handler)`) or Fastify (`reply.hijack(); handler(req.raw, reply.raw)`).
-// POST {base}/callbacks/{review|video}/{workflowId}?sig=... -> signal `reviewCallback` / `videoCallback`,
-// unless the run provably does not need it (forwarding.ts).
+// POST {base}/callbacks/{review|video}/{workflowId}?run=...&exp=...&sig=... -> signal `reviewCallback` /
+// `videoCallback` to that very run, unless it provably does not need it (forwarding.ts). The signature
+// binds the URL to one run and an expiry (callback-signing.ts): a callback of an earlier run of the same
+// workflow id, or of a closed run, is answered without a signal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { requestTarget } from '../request-target.js';
 import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
 import { decideForward } from './forwarding.js';
 import { callbackSignalFrom } from './payload.js';
-import { verifyCallbackSignature, type CallbackKind } from '../callback-signing.js';
+import { verifyCallbackUrl, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';
 
 export interface CallbackHandlerOptions {
   client: Client;
-  secret: string;
+  /** CALLBACK_SECRET: one key, or several newest first (every one verifies, so a key can be rotated). */
+  secret: CallbackSecrets;
   /** Bodies above this are refused with 413 (default 64 KiB): memory stays flat whatever is sent. */
   maxBodyBytes?: number;
   /**
@@ -107,11 +110,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
         return done(400, 'bad workflow id');
       }
       if (req.method !== 'POST') return done(405, 'method not allowed');
-      const sig = url.searchParams.get('sig') ?? '';
-      if (!verifyCallbackSignature(options.secret, kind, workflowId, sig)) {
+      const verdict = verifyCallbackUrl(options.secret, kind, workflowId, url.searchParams);
+      if (!verdict.ok) {
         req.resume();
-        return done(401, 'bad signature');
+        // Expired is said only of a genuine signature: a forger learns nothing from it.
+        return verdict.reason === 'expired' ? done(410, 'expired') : done(401, 'bad signature');
       }
+      const { runId } = verdict;
       const body = await readCallbackBody(req, limit);
       let payload: unknown;
       try {
@@ -122,16 +127,19 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       if (!payload || typeof payload !== 'object' || Array.isArray(payload))
         return done(400, 'body is not a JSON object');
       const callback = callbackSignalFrom(kind, payload);
-      const decision = await decideForward(options.client, workflowId, kind, callback, options.stillWorkingRecheckMs);
-      // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
-      if (decision === 'closed' || decision === 'not found') return done(202, 'ignored');
+      const run = { workflowId, runId };
+      const decision = await decideForward(options.client, run, kind, callback, options.stillWorkingRecheckMs);
+      // The signature named this run: when it is closed (a new run of the same id may be running), or
+      // unknown, there is nothing to act on; 202 so the sender does not retry.
+      if (decision === 'closed') return done(202, 'ignored (run closed)');
+      if (decision === 'not found') return done(202, 'ignored');
       if (decision !== 'forward') return done(202, `not needed (${decision})`);
       const signal = kind === 'review' ? reviewCallbackSignal : videoCallbackSignal;
       try {
-        await options.client.workflow.getHandle(workflowId).signal(signal, callback);
+        await options.client.workflow.getHandle(workflowId, runId).signal(signal, callback);
       } catch (err) {
-        // Closed and unknown workflows get the same answer: nothing to act on, nothing leaked.
-        if (err instanceof WorkflowNotFoundError) return done(202, 'ignored');
+        // The run closed between the decision and the signal (a signal to a closed run is not found).
+        if (err instanceof WorkflowNotFoundError) return done(202, 'ignored (run closed)');
         return done(503, 'temporarily unavailable');
       }
       return done(202, 'accepted');

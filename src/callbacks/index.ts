@@ -5,8 +5,12 @@ export { createCallbackHandler, type CallbackHandlerOptions } from './handler.js
 export { startCallbackServer, type CallbackServer } from './server.js';
 export {
   buildCallbackUrl,
+  callbackExpiry,
   callbackSignature,
-  verifyCallbackSignature,
+  verifyCallbackUrl,
   type CallbackKind,
+  type CallbackSecrets,
+  type CallbackTarget,
+  type CallbackVerdict,
 } from '../callback-signing.js';
 export { callbackSignalFrom } from './payload.js';

@@ -56,8 +56,10 @@ export type CallbackRejection =
   | 'not_found'
   | 'method_not_allowed'
   | 'bad_signature'
+  | 'expired'
   | 'body_too_large'
   | 'workflow_not_found'
+  | 'run_closed'
   | 'not_needed'
   | 'temporal_unavailable'
   | 'internal_error';
@@ -98,12 +100,16 @@ export function callbackMetrics(meter: MetricMeter) {
 }
 
 export function rejectionReason(status: number, outcome: string): CallbackRejection {
-  if (outcome === 'ignored') return 'workflow_not_found';
+  // Signed for a run that is closed (or was replaced by a new run of the same workflow id), or unknown.
+  if (outcome === 'ignored (run closed)') return 'run_closed';
+  if (outcome.startsWith('ignored')) return 'workflow_not_found';
   // The run polls that task, or already knows it is still working (callbacks/forwarding.ts).
   if (outcome.startsWith('not needed')) return 'not_needed';
   switch (status) {
     case 401:
       return 'bad_signature';
+    case 410:
+      return 'expired';
     case 404:
       return 'not_found';
     case 405:

@@ -45,7 +45,7 @@ export async function createVideoTaskOnce(
       return await CancellationScope.nonCancellable(() =>
         run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
           { summary: `create video task (${String(body.model)})` },
-          [{ workflowId, body, resubmitOnAmbiguity: job.resubmitOnAmbiguity }],
+          [{ workflowId, body, resubmitOnAmbiguity: job.resubmitOnAmbiguity, stageDeadline: deadline }],
         ),
       );
     } catch (err) {

@@ -56,6 +56,7 @@ async function reviewBatch(
     urls: batch.urls,
     ...(review.groupId ? { groupId: review.groupId } : {}),
     ...(review.groupSource !== undefined ? { groupSource: review.groupSource } : {}),
+    stageDeadline: deadline,
   };
   const summary = `review ${batch.urls.length} ${batch.assetType.toLowerCase()}(s)`;
   const ctx: BatchContext = { job, run, batch, index, summary, deadline };

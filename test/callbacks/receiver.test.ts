@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { buildCallbackUrl } from '../../src/callback-signing.js';
+import { callbackUrlFor } from '../support/callback-urls.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
 import { sendRaw } from '../support/raw-http.js';
 
@@ -39,8 +39,8 @@ describe('callback receiver', () => {
       workflowId: `sink-${randomUUID()}`,
       args: [2],
     });
-    const reviewUrl = buildCallbackUrl(receiver.url, secret, 'review', handle.workflowId);
-    const videoUrl = buildCallbackUrl(receiver.url, secret, 'video', handle.workflowId);
+    const reviewUrl = callbackUrlFor(receiver.url, secret, 'review', handle);
+    const videoUrl = callbackUrlFor(receiver.url, secret, 'video', handle);
     expect(
       (
         await post(
@@ -58,12 +58,17 @@ describe('callback receiver', () => {
 
   it('refuses bad signatures (401), wrong kind signatures (401), non-JSON (400), large bodies (413), other paths and methods', async () => {
     const id = `sink-${randomUUID()}`;
-    const good = buildCallbackUrl(receiver.url, secret, 'review', id);
+    const good = callbackUrlFor(receiver.url, secret, 'review', { workflowId: id, runId: randomUUID() });
     expect((await post(good.replace(/sig=[^&]+/, 'sig=bad'), '{}')).status).toBe(401);
     expect((await post(good.replace('/review/', '/video/'), '{}')).status).toBe(401);
-    expect((await post(buildCallbackUrl(receiver.url, 'another-secret-0123456789', 'review', id), '{}')).status).toBe(
-      401,
-    );
+    expect(
+      (
+        await post(
+          callbackUrlFor(receiver.url, 'another-secret-0123456789', 'review', { workflowId: id, runId: randomUUID() }),
+          '{}',
+        )
+      ).status,
+    ).toBe(401);
     expect((await post(good, 'not json')).status).toBe(400);
     expect((await post(good, '[1,2]')).status).toBe(400);
     expect((await post(good, Buffer.alloc(70 * 1024, 'a'))).status).toBe(413);
@@ -90,7 +95,7 @@ describe('callback receiver', () => {
     expect(await raw('//czQ^B', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [404] });
     expect(await raw('*', 'Content-Length: 0\r\n')).toMatchObject({ statuses: [400] });
     const id = `never-started-${randomUUID()}`;
-    const signed = new URL(buildCallbackUrl(receiver.url, secret, 'video', id));
+    const signed = new URL(callbackUrlFor(receiver.url, secret, 'video', { workflowId: id, runId: randomUUID() }));
     // "//callbacks/..." was read as host "callbacks": now it is a path under the base "/", signature checked.
     const doubled = `/${signed.pathname}${signed.search}`;
     expect(await raw(doubled.replace(/sig=[^&]+/, 'sig=bad'), 'Content-Length: 2\r\n', '{}')).toMatchObject({
@@ -100,7 +105,43 @@ describe('callback receiver', () => {
     expect(await raw(signed.href, 'Content-Length: 2\r\n', '{}')).toMatchObject({ statuses: [202] });
   });
 
-  it('answers a closed and an unknown workflow the same way, without leaking which', async () => {
+  it('signals only the run a URL was signed for: a late callback of an earlier run never reaches a new one', async () => {
+    const client = await testClient();
+    const workflowId = `sink-${randomUUID()}`;
+    const first = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId, args: [0] });
+    await first.result();
+    // The same business key started again (e.g. retryFailed): a new run of the same workflow id.
+    const second = await client.workflow.start('callbackSink', { taskQueue: worker.taskQueue, workflowId, args: [1] });
+    const late = await post(
+      callbackUrlFor(receiver.url, secret, 'video', first),
+      '{"id":"cgt-old","status":"succeeded"}',
+    );
+    expect(late).toEqual({ status: 202, text: JSON.stringify({ status: 'ignored (run closed)' }) });
+    const own = await post(
+      callbackUrlFor(receiver.url, secret, 'video', second),
+      '{"id":"cgt-new","status":"running"}',
+    );
+    expect(own.status).toBe(202);
+    expect(await second.result()).toEqual([{ kind: 'video', signal: { taskId: 'cgt-new', status: 'running' } }]);
+  });
+
+  it('refuses an expired URL (410) once its signature proved genuine, and a pushed-back expiry (401)', async () => {
+    const client = await testClient();
+    const handle = await client.workflow.start('callbackSink', {
+      taskQueue: worker.taskQueue,
+      workflowId: `sink-${randomUUID()}`,
+      args: [1],
+    });
+    const expired = callbackUrlFor(receiver.url, secret, 'review', handle, Math.floor(Date.now() / 1000) - 1);
+    expect((await post(expired, '{"task_id":"rv-1","status":"completed"}')).status).toBe(410);
+    const pushedBack = expired.replace(/exp=\d+/, `exp=${Math.floor(Date.now() / 1000) + 3600}`);
+    expect((await post(pushedBack, '{"task_id":"rv-1","status":"completed"}')).status).toBe(401);
+    const valid = callbackUrlFor(receiver.url, secret, 'review', handle);
+    expect((await post(valid, '{"task_id":"rv-2","status":"completed"}')).status).toBe(202);
+    expect(await handle.result()).toEqual([{ kind: 'review', signal: { taskId: 'rv-2', status: 'completed' } }]);
+  });
+
+  it('answers a closed run and an unknown workflow 202 without a signal (only a genuine signature gets this far)', async () => {
     const client = await testClient();
     const closed = await client.workflow.start('callbackSink', {
       taskQueue: worker.taskQueue,
@@ -108,12 +149,15 @@ describe('callback receiver', () => {
       args: [0],
     });
     await closed.result();
-    const a = await post(buildCallbackUrl(receiver.url, secret, 'video', closed.workflowId), '{"id":"x"}');
+    const a = await post(callbackUrlFor(receiver.url, secret, 'video', closed), '{"id":"x"}');
     const b = await post(
-      buildCallbackUrl(receiver.url, secret, 'video', `never-started-${randomUUID()}`),
+      callbackUrlFor(receiver.url, secret, 'video', {
+        workflowId: `never-started-${randomUUID()}`,
+        runId: randomUUID(),
+      }),
       '{"id":"x"}',
     );
-    expect(a).toEqual(b);
-    expect(a.status).toBe(202);
+    expect(a).toEqual({ status: 202, text: JSON.stringify({ status: 'ignored (run closed)' }) });
+    expect(b).toEqual({ status: 202, text: JSON.stringify({ status: 'ignored' }) });
   });
 });

@@ -105,11 +105,12 @@ describe('metrics, health and logs of the worker and the receiver processes', ()
     const sent = sandbox.callbacks().filter((c) => c.httpStatus !== undefined).length;
     expect(metricSum(r.text, METRIC_NAMES.callbacksReceived)).toBe(sent);
     // Every final state became a signal; a `running` callback may have been answered `not needed` (the run
-    // has its task) or `ignored` (the run had ended by the receiver's second look): src/callbacks/forwarding.ts.
+    // has its task) or `ignored (run closed)` (the run had ended by the receiver's second look):
+    // src/callbacks/forwarding.ts.
     const signalled = metricSum(r.text, METRIC_NAMES.callbacksConfirmed);
     const declined =
       metricSum(r.text, METRIC_NAMES.callbacksRejected, { reason: 'not_needed' }) +
-      metricSum(r.text, METRIC_NAMES.callbacksRejected, { reason: 'workflow_not_found' });
+      metricSum(r.text, METRIC_NAMES.callbacksRejected, { reason: 'run_closed' });
     expect(signalled + declined).toBe(delivered.length);
     expect(signalled).toBeGreaterThanOrEqual(delivered.filter((c) => c.status !== 'running').length);
     expect(metricSum(r.text, `${METRIC_NAMES.callbackSignalDuration}_count`)).toBe(signalled);

@@ -3,7 +3,7 @@
 // in the workflow's history: none accepted is lost.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { buildCallbackUrl } from '../../src/callback-signing.js';
+import { callbackUrlFor } from '../support/callback-urls.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { imageJob } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
@@ -31,7 +31,7 @@ describe('callback receiver drain on SIGTERM', () => {
       LOG_FORMAT: 'json',
     });
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    const url = buildCallbackUrl(base, secret, 'video', handle.workflowId);
+    const url = callbackUrlFor(base, secret, 'video', handle);
     const statuses: number[] = [];
     let sending = true;
     // Senders keep posting until the listener refuses them; each 202 must become a signal.

@@ -89,6 +89,8 @@ describe('metric labels', () => {
   it('maps a callback answer to a bounded rejection reason', () => {
     expect(rejectionReason(401, 'bad signature')).toBe('bad_signature');
     expect(rejectionReason(202, 'ignored')).toBe('workflow_not_found');
+    expect(rejectionReason(202, 'ignored (run closed)')).toBe('run_closed');
+    expect(rejectionReason(410, 'expired')).toBe('expired');
     expect(rejectionReason(202, 'not needed (polled)')).toBe('not_needed');
     expect(rejectionReason(413, 'body too large')).toBe('body_too_large');
     expect(rejectionReason(503, 'temporarily unavailable')).toBe('temporal_unavailable');

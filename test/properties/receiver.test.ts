@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import type { AddressInfo } from 'node:net';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { buildCallbackUrl } from '../../src/callback-signing.js';
+import { callbackUrlFor } from '../support/callback-urls.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
 import { sendRaw } from '../support/raw-http.js';
 import { finishSignal, receivedQuery, type signalRecorder } from './signal-recorder-workflow.js';
@@ -19,7 +19,7 @@ const secret = `receiver-property-secret-${randomUUID()}`;
 let receiver: CallbackServer;
 let port: number;
 let worker: RunningWorker;
-let recorder: WorkflowHandle<typeof signalRecorder>;
+let recorder: WorkflowHandleWithFirstExecutionRunId<typeof signalRecorder>;
 /** The signed callback paths of the recorder workflow: the only ones that may ever signal. */
 let signedPaths: { review: string; video: string };
 
@@ -34,9 +34,10 @@ beforeAll(async () => {
     taskQueue: worker.taskQueue,
     workflowId: `recorder-${randomUUID()}`,
   });
-  const path = (kind: 'review' | 'video') =>
-    new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).pathname +
-    new URL(buildCallbackUrl(receiver.url, secret, kind, recorder.workflowId)).search;
+  const path = (kind: 'review' | 'video') => {
+    const url = new URL(callbackUrlFor(receiver.url, secret, kind, recorder));
+    return url.pathname + url.search;
+  };
   signedPaths = { review: path('review'), video: path('video') };
 });
 
