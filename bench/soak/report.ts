@@ -35,7 +35,7 @@ export function figures(r: SoakReport): string[] {
             .join(', ')})`
         : ''
     }`,
-    `secrets found:          ${r.secrets.hits.length} (scanned ${r.secrets.histories} histories, ${r.secrets.logLines} log lines in ${r.secrets.logFiles} files, ${r.secrets.errors} errors)`,
+    `secrets found:          ${r.secrets.hits.length} (scanned ${r.secrets.histories} histories, ${r.secrets.logLines} log lines in ${r.secrets.logFiles} files, ${r.secrets.errors} errors, for 3 secrets and ${r.secrets.signedUrls ?? 0} signed callback URLs)`,
     `faults injected:        ${requestFaults} on ${f.totalRequests} requests, ${callbackFaults} on ${sum(f.callbackDeliveries)} callback deliveries`,
     `chaos:                  worker SIGKILLs ${c.workerKills} (${c.perWorker.map((w) => `${w.name} ${w.kills}`).join(', ')}), receiver restarts ${c.receiverRestarts}, Temporal server stop/start ${c.serverOutage ? `1 (down ${s(c.serverOutage.downMs)})` : '0'}`,
     `time:                   ${s(r.durationMs)} in all, jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)}`,
@@ -175,7 +175,7 @@ test/soak/soak.test.ts with the same checks.
           .join(', ')})`
       : ''
   } |
-| secrets found | **${r.secrets.hits.length}** in ${r.secrets.histories} histories, ${r.secrets.logLines} log lines (${r.secrets.logFiles} files), ${r.secrets.errors} errors |
+| secrets found | **${r.secrets.hits.length}** in ${r.secrets.histories} histories, ${r.secrets.logLines} log lines (${r.secrets.logFiles} files), ${r.secrets.errors} errors (the 3 secrets, ${r.secrets.signedUrls ?? 0} signed callback URLs and their signatures) |
 | time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
 | slowest stage of a job that ended as expected | review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (the time-outs a \`SubmitUnconfirmed\` run waits out: ${s(o.timing.reviewTimeoutMs)}, ${s(o.timing.generationTimeoutMs)}) |
 

@@ -1,8 +1,11 @@
 // The secret scan of a soak run: every workflow history (payloads decoded), every log line of every
-// child process, every error the runner saw. A hit names the source and which secret, never the value.
+// child process, every error the runner saw. It looks for the three secrets, for every signed callback
+// URL the services were given (and its signature), and for anything shaped like a callback signature.
+// A hit names the source and which secret, never the value.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
+import { callbackUrlSecrets, containsSignedCallbackUrl } from '../../src/callback-signing.js';
 
 export interface Secrets {
   apiKey: string;
@@ -15,7 +18,9 @@ export interface SecretScan {
   logFiles: number;
   logLines: number;
   errors: number;
-  hits: Array<{ source: string; secret: keyof Secrets }>;
+  /** Signed callback URLs looked for (each with its signature). */
+  signedUrls: number;
+  hits: Array<{ source: string; secret: keyof Secrets | 'signedCallbackUrl' | 'callbackUrlShape' }>;
 }
 
 /** A history as JSON text with every base64 payload decoded next to it (payloads are base64 in JSON). */
@@ -58,15 +63,26 @@ export async function fetchHistories(
   return out;
 }
 
+/** The callback URLs the services were given: in the bodies of the requests the sandbox logged. */
+export function signedCallbackUrls(requests: Array<{ body: unknown }>): string[] {
+  const urls = requests.map((r) =>
+    r.body && typeof r.body === 'object' ? (r.body as { callback_url?: unknown }).callback_url : undefined,
+  );
+  return [...new Set(urls.filter((u): u is string => typeof u === 'string'))];
+}
+
 export function scanForSecrets(
   secrets: Secrets,
-  sources: { histories: Map<string, string>; logDir: string; errors: string[] },
+  sources: { histories: Map<string, string>; logDir: string; errors: string[]; signedUrls: string[] },
 ): SecretScan {
   const hits: SecretScan['hits'] = [];
+  const signed = sources.signedUrls.flatMap(callbackUrlSecrets);
   const check = (source: string, text: string) => {
     for (const [name, value] of Object.entries(secrets) as Array<[keyof Secrets, string]>) {
       if (value && text.includes(value)) hits.push({ source, secret: name });
     }
+    if (signed.some((value) => text.includes(value))) hits.push({ source, secret: 'signedCallbackUrl' });
+    else if (containsSignedCallbackUrl(text)) hits.push({ source, secret: 'callbackUrlShape' });
   };
   for (const [id, text] of sources.histories) check(`history ${id}`, text);
   let logLines = 0;
@@ -77,5 +93,12 @@ export function scanForSecrets(
     check(`log ${f}`, text);
   }
   sources.errors.forEach((e, i) => check(`error #${i + 1}`, e));
-  return { histories: sources.histories.size, logFiles: files.length, logLines, errors: sources.errors.length, hits };
+  return {
+    histories: sources.histories.size,
+    logFiles: files.length,
+    logLines,
+    errors: sources.errors.length,
+    signedUrls: sources.signedUrls.length,
+    hits,
+  };
 }

@@ -20,7 +20,7 @@ import { FaultInjector } from './fault-injector.js';
 import { planJobs } from './jobs.js';
 import type { SoakOptions } from './options.js';
 import { Rng } from './rng.js';
-import { fetchHistories, scanForSecrets, type SecretScan, type Secrets } from './secrets.js';
+import { fetchHistories, scanForSecrets, signedCallbackUrls, type SecretScan, type Secrets } from './secrets.js';
 import { Supervised } from './supervisor.js';
 import { temporalServer } from './temporal-server.js';
 
@@ -220,7 +220,12 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     errors.push(...records.flatMap((r) => (r.error ? [r.error] : [])));
     // Every error the runner saw, as a log of its own: scanned with the others, here and by the soak test.
     writeFileSync(join(logDir, 'runner-errors.log'), errors.map((e) => `${e}\n`).join(''));
-    const secretScan = scanForSecrets(secrets, { histories, logDir, errors });
+    const secretScan = scanForSecrets(secrets, {
+      histories,
+      logDir,
+      errors,
+      signedUrls: signedCallbackUrls(snapshot.requests),
+    });
     const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, seeds: _s, ...options } = o;
     const report: SoakReport = {
       ok: verdictOk(verdict) && secretScan.hits.length === 0,

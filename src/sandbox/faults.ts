@@ -84,6 +84,8 @@ export const faultRuleSchema = z.object({
       status: z.number().int().min(100).max(599),
       retryAfter: z.string().optional(),
       body: z.unknown().optional(),
+      /** Answer with the request body quoted (`{ error, request }`) instead of `body`. */
+      echo: z.boolean().optional(),
       commit: z.boolean().optional(),
     }),
     z.object({ type: z.literal('hang'), ms: z.number().min(0), commit: z.boolean().optional() }),

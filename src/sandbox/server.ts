@@ -9,10 +9,11 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
+import { malformedReply, statusFaultReply } from './fault-replies.js';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from '../request-target.js';
-import type { FaultRule, GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
+import type { GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
 import type { RequestLog } from './request-log.js';
 
 export interface RouteInfo {
@@ -141,7 +142,7 @@ async function serve(
   const f = fault.fault;
   switch (f.type) {
     case 'status':
-      return record(entry, res, statusFaultReply(f, reply?.taskId));
+      return record(entry, res, statusFaultReply(f, reply?.taskId, body));
     case 'hang':
       await deps.scheduler.sleep(f.ms);
       return record(
@@ -165,27 +166,6 @@ async function handleSafely(handler: ServiceHandler, req: ServiceRequest): Promi
   } catch (err) {
     return errorReply(500, 'internal_error', `sandbox error: ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-function statusFaultReply(f: Extract<FaultRule['fault'], { type: 'status' }>, taskId: string | undefined): Reply {
-  const reply: Reply = {
-    status: f.status,
-    json: f.body ?? { error: { code: `http_${f.status}`, message: `sandbox fault: HTTP ${f.status}` } },
-  };
-  if (f.retryAfter !== undefined) reply.headers = { 'retry-after': f.retryAfter };
-  if (taskId !== undefined) reply.taskId = taskId;
-  return reply;
-}
-
-function malformedReply(rule: FaultRule, reply: Reply | undefined): Reply {
-  const ok =
-    reply && reply.status >= 200 && reply.status < 300
-      ? reply.status
-      : rule.operation === 'review.submitAsync'
-        ? 202
-        : 200;
-  // Looks like JSON, cut short: what a proxy that dropped the connection mid-body leaves behind.
-  return { status: ok, text: '{"sandbox": "malformed', contentType: 'application/json' };
 }
 
 function record(entry: RequestLogEntry, res: ServerResponse, reply: Reply): void {

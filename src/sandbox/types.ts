@@ -96,7 +96,7 @@ export interface CallbackLogEntry {
 }
 
 export type Fault =
-  | { type: 'status'; status: number; retryAfter?: string; body?: unknown; commit?: boolean }
+  | { type: 'status'; status: number; retryAfter?: string; body?: unknown; echo?: boolean; commit?: boolean }
   | { type: 'hang'; ms: number; commit?: boolean }
   | { type: 'reset'; commit?: boolean }
   | { type: 'malformed'; commit?: boolean };

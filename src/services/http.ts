@@ -1,13 +1,15 @@
 // One undici connection pool per service. Every call: a single deadline that covers connecting, the
 // headers and the whole body; the body is always read to the end or destroyed; every failure becomes a
-// ServiceError that says whether the request may have taken effect. Secrets are the caller's headers
-// only: nothing here puts a header value into an error.
+// ServiceError that says whether the request may have taken effect. Nothing here puts a header value
+// into an error, and whatever a service echoes of a secret (the client's key, or a request's signed
+// `callback_url`) is blanked out of every body read, error or not, before anyone sees it.
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type FormData } from 'undici';
 import { SERVICE_DEFAULTS } from '../config.js';
 import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
+import { callbackUrlSecrets } from '../callback-signing.js';
 import { parseRetryAfter } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -113,6 +115,25 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** Parsed JSON when the text is JSON, else a truncated excerpt; known secrets blanked out either way. */
+function excerpt(text: string | undefined, secrets: readonly string[]): unknown {
+  if (text === undefined) return undefined;
+  const clean = redact(text, secrets);
+  const parsed = parseJson(clean);
+  if (parsed.ok && parsed.value !== undefined) return parsed.value;
+  return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean || undefined;
+}
+
+/**
+ * What this request itself carries that must never come back: the spec's `callback_url` (both services
+ * take one) holds our signature, and a service may echo it (the async review answer does, and so can a
+ * 400 that quotes the request).
+ */
+function requestSecrets(body: unknown): string[] {
+  const url = body && typeof body === 'object' ? (body as { callback_url?: unknown }).callback_url : undefined;
+  return typeof url === 'string' ? callbackUrlSecrets(url) : [];
+}
+
 export class ServiceHttp {
   readonly service: ServiceName;
   private readonly pool: Pool;
@@ -155,6 +176,7 @@ export class ServiceHttp {
     const started = performance.now();
     let status: number | undefined;
     let outcome: RequestInfo['outcome'] = 'network';
+    const secrets = [...this.secrets, ...requestSecrets(req.body)];
     try {
       const hasBody = req.body !== undefined;
       const form = isFormData(req.body) ? req.body : undefined;
@@ -178,16 +200,16 @@ export class ServiceHttp {
       if (!ok) {
         // The status decides; an unreadable error body must not hide it.
         const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
-        const body = this.excerpt(read?.text);
+        const body = excerpt(read?.text, secrets);
         throw httpStatusError(ctx, res.statusCode, body, parseRetryAfter(res.headers['retry-after']));
       }
       const read = await readResponseBody(res.body, MAX_BODY_BYTES);
-      const text = redact(read.text, this.secrets);
+      const text = redact(read.text, secrets);
       const parsed = read.complete ? parseJson(text) : { ok: false as const };
       if (!parsed.ok) {
         outcome = 'malformed';
         const problem = read.complete ? 'a body that is not JSON' : `a body larger than ${MAX_BODY_BYTES} bytes`;
-        throw malformedResponseError(ctx, res.statusCode, this.excerpt(read.text), problem);
+        throw malformedResponseError(ctx, res.statusCode, excerpt(read.text, secrets), problem);
       }
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
     } catch (err) {
@@ -219,15 +241,6 @@ export class ServiceHttp {
         // Metrics are best effort.
       }
     }
-  }
-
-  /** Parsed JSON when the text is JSON, else a truncated excerpt; known secrets blanked out either way. */
-  private excerpt(text: string | undefined): unknown {
-    if (text === undefined) return undefined;
-    const clean = redact(text, this.secrets);
-    const parsed = parseJson(clean);
-    if (parsed.ok && parsed.value !== undefined) return parsed.value;
-    return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean || undefined;
   }
 
   close(): Promise<void> {

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
+import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -209,6 +210,14 @@ export function imageJob(
   };
 }
 
+/** Every callback URL the services were given (they carry our signature), and its signature. */
+export function signedCallbackSecrets(sandbox: Sandbox): string[] {
+  return sandbox.requests().flatMap((r) => {
+    const url = r.body && typeof r.body === 'object' ? (r.body as { callback_url?: unknown }).callback_url : undefined;
+    return typeof url === 'string' ? callbackUrlSecrets(url) : [];
+  });
+}
+
 /** Counts of sandbox requests per operation. */
 export function countOps(sandbox: Sandbox): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -218,7 +227,8 @@ export function countOps(sandbox: Sandbox): Record<string, number> {
 
 /**
  * Gives a test file its stack: started before its tests; after them, every history the file produced is
- * replayed against the current workflow code and scanned for the three secrets, then the stack stops.
+ * replayed against the current workflow code and scanned for the three secrets and every signed callback
+ * URL the services were given, then the stack stops.
  */
 export function withStack(options: StackOptions, use: (stack: Stack) => void): void {
   let stack: Stack | undefined;
@@ -230,7 +240,12 @@ export function withStack(options: StackOptions, use: (stack: Stack) => void): v
   afterAll(async () => {
     if (!stack) return;
     expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
-    await assertNoSecretsInHistories(stack.handles, [stack.sandbox.apiKey, stack.sandbox.accessToken, stack.secret]);
+    await assertNoSecretsInHistories(stack.handles, [
+      stack.sandbox.apiKey,
+      stack.sandbox.accessToken,
+      stack.secret,
+      ...signedCallbackSecrets(stack.sandbox),
+    ]);
     await stack.stop();
   });
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { inject } from 'vitest';
+import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 
 let clientPromise: Promise<Client> | undefined;
 
@@ -75,7 +76,10 @@ export async function replayHistories(
   return replayed;
 }
 
-/** Fails if any of the secrets appears anywhere in the histories (inputs, results, failures, details). */
+/**
+ * Fails if any of the secrets, or any callback signature, appears anywhere in the histories (inputs,
+ * results, failures, details).
+ */
 export async function assertNoSecretsInHistories(
   handles: Array<{ workflowId: string }>,
   secrets: string[],
@@ -93,6 +97,8 @@ export async function assertNoSecretsInHistories(
       if (text.includes(secret) || decoded.includes(secret))
         throw new Error(`a secret appears in the history of ${h.workflowId}`);
     }
+    if (containsSignedCallbackUrl(decoded))
+      throw new Error(`a signed callback URL appears in the history of ${h.workflowId}`);
     scanned++;
   }
   return scanned;
