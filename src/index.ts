@@ -16,10 +16,7 @@ export {
 } from './workflows/input.js';
 export {
   progressQuery,
-  reviewCallbackSignal,
-  videoCallbackSignal,
   type ApprovedAsset,
-  type CallbackSignal,
   type Progress,
   type ReviewTaskProgress,
   type ReviewThenGenerateResult,
@@ -28,11 +25,14 @@ export {
 export {
   allSearchAttributes,
   BatchId,
+  reviewCallbackSignal,
   ReviewStage,
   ReviewTaskIds,
+  videoCallbackSignal,
   VideoModel,
   VideoTaskId,
-} from './workflows/search-attributes.js';
+  type CallbackSignal,
+} from './contract/index.js';
 export {
   GENERATE_AND_POLL_DEFAULT_TIMING,
   validateGenerateAndPollInput,

@@ -1,25 +1,61 @@
 // The layout as a rule: workflow code (bundled into Temporal's deterministic sandbox) reaches only
-// `src/workflows/` and the pure model in `src/model/`, besides the SDK's workflow packages, zod and
-// ipaddr.js (used by the public-address classifier, src/model/public-host.ts: pure, it bundles); and no
-// import cycle anywhere in `src/`, and no file there over 250 lines. Type-only imports are erased and do
-// not count.
+// `src/workflows/`, the contract both sides share in `src/contract/` and the pure model in `src/model/`,
+// besides the SDK's workflow packages, zod and ipaddr.js (used by the public-address classifier,
+// src/model/public-host.ts: pure, it bundles); and no import cycle anywhere in `src/`, and no file there
+// over 250 lines. For these run-time rules type-only imports are erased and do not count. Who may know of
+// whom is a rule on every import, types included: workflows know nothing of activities/, the callback
+// receiver nothing of workflows/, the contract nothing of either side's implementation.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cyclesAmong, reachableFrom, sourceFiles } from './support/import-graph.js';
+import { allImportsOf, cyclesAmong, reachableFrom, sourceFiles } from './support/import-graph.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const ALLOWED_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common', 'zod', 'ipaddr.js']);
 const MODEL_PACKAGES = new Set(['zod', 'ipaddr.js']);
+const WORKFLOW_FOLDERS = ['src/workflows/', 'src/contract/', 'src/model/'];
+
+/** Imports (types included) of the files under `from` that name a module under one of `forbidden`. */
+function importsInto(from: string, forbidden: string[]): string[] {
+  return allImportsOf(`${root}${from}`, root).flatMap(({ file, imports }) =>
+    imports.filter((i) => forbidden.some((f) => i.startsWith(f))).map((i) => `${file} -> ${i}`),
+  );
+}
 
 describe('architecture', () => {
-  it('workflow code imports only src/workflows/, src/model/, @temporalio/workflow, @temporalio/common, zod and ipaddr.js', () => {
+  it('workflow code imports only src/workflows/, src/contract/, src/model/, @temporalio/workflow, @temporalio/common, zod and ipaddr.js', () => {
     const modules = reachableFrom(`${root}src/workflows/index.ts`, root);
-    const outside = [...modules.keys()].filter((m) => !m.startsWith('src/workflows/') && !m.startsWith('src/model/'));
+    const outside = [...modules.keys()].filter((m) => !WORKFLOW_FOLDERS.some((f) => m.startsWith(f)));
     const packages = [...modules.values()].flatMap((m) => m.packages).filter((p) => !ALLOWED_PACKAGES.has(p));
     expect({ outside, packages }).toEqual({ outside: [], packages: [] });
     expect(modules.size).toBeGreaterThan(10);
+  });
+
+  it('the contract imports at run time only itself, src/model/ and the packages workflow code may use', () => {
+    for (const file of sourceFiles(`${root}src/contract`)) {
+      const modules = reachableFrom(file, root);
+      const outside = [...modules.keys()].filter((m) => !m.startsWith('src/contract/') && !m.startsWith('src/model/'));
+      const packages = [...modules.values()].flatMap((m) => m.packages).filter((p) => !ALLOWED_PACKAGES.has(p));
+      expect({ file, outside, packages }).toEqual({ file, outside: [], packages: [] });
+    }
+  });
+
+  it('workflows import nothing from src/activities/, not even a type: what they share is in src/contract/', () => {
+    expect(importsInto('src/workflows', ['src/activities/'])).toEqual([]);
+  });
+
+  it('the callback receiver imports nothing from src/workflows/, not even a type', () => {
+    expect(importsInto('src/callbacks', ['src/workflows/'])).toEqual([]);
+  });
+
+  it('the contract imports nothing from either side, types included (the job input type aside)', () => {
+    expect(
+      importsInto('src/contract', ['src/activities/', 'src/callbacks/', 'src/services/', 'src/workflows/']).filter(
+        // The jobs of a batch file are typed by the workflow's input (pure, type-only, erased).
+        (i) => i !== 'src/contract/activity-io.ts -> src/workflows/input-schema.ts',
+      ),
+    ).toEqual([]);
   });
 
   it('the pure model imports nothing but itself, zod and ipaddr.js', () => {

@@ -26,7 +26,7 @@ import {
 } from '../src/config-encryption.js';
 import { METRIC_NAMES } from '../src/observability/metrics.js';
 import { assertServiceSettings } from '../src/worker.js';
-import { allSearchAttributes } from '../src/workflows/search-attributes.js';
+import { allSearchAttributes } from '../src/contract/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');

@@ -2,7 +2,7 @@
 // until none of them is running (one count query every poll, not N long polls), then reads every run's
 // start and close times, status and history length from visibility (server clock).
 import type { Client } from '@temporalio/client';
-import { BatchId } from '../../src/workflows/search-attributes.js';
+import { BatchId } from '../../src/contract/index.js';
 
 export interface RunRecord {
   workflowId: string;

@@ -5,7 +5,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import type { ReviewThenGenerateResult } from '../../src/workflows/definitions.js';
-import { ReviewStage } from '../../src/workflows/search-attributes.js';
+import { ReviewStage } from '../../src/contract/index.js';
 import type { SoakJob } from './jobs.js';
 
 export interface JobRecord {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { locateTemporalCli } from '../../scripts/temporal-cli.mjs';
-import { allSearchAttributes } from '../../src/workflows/search-attributes.js';
+import { allSearchAttributes } from '../../src/contract/index.js';
 import { Supervised } from './supervisor.js';
 
 const CLI_TYPES: Partial<Record<string, string>> = {

@@ -6,35 +6,13 @@ import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { parseBatchJob } from '../workflows/batch-input.js';
-import type { ReviewThenGenerateInput } from '../workflows/input.js';
+import type { BatchActivities, JobLine, JobsPage, ReadJobsInput } from '../contract/index.js';
 
 /** A line longer than this is reported as invalid without being parsed (a job is a few KiB). */
 export const MAX_LINE_BYTES = 256 * 1024;
 /** Bytes of jobs returned by one call at most: keeps the activity result far below the 2 MB payload limit. */
 export const MAX_PAGE_BYTES = 512 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-
-export interface ReadJobsInput {
-  path: string;
-  /** Byte offset where reading starts (0, or the `end` of the previous page). */
-  offset: number;
-  /** Lines before `offset` (1-based line numbers continue from it). */
-  line: number;
-  /** Jobs (non-blank lines) to return at most. */
-  limit: number;
-}
-
-export type JobLine =
-  | { line: number; end: number; key?: string; input: ReviewThenGenerateInput }
-  | { line: number; end: number; problem: string };
-
-export interface JobsPage {
-  entries: JobLine[];
-  /** Byte offset and line count after the last line scanned: where the next page starts. */
-  end: number;
-  line: number;
-  eof: boolean;
-}
 
 export interface BatchActivityOptions {
   /** When set, only files under this directory may be read. */
@@ -143,12 +121,10 @@ export async function readJobsPage(input: ReadJobsInput, root?: string): Promise
   }
 }
 
-export function createBatchActivities(options: BatchActivityOptions = {}) {
+export function createBatchActivities(options: BatchActivityOptions = {}): BatchActivities {
   return {
     async rtgReadJobsFile(input: ReadJobsInput): Promise<JobsPage> {
       return readJobsPage(input, options.jobsRoot);
     },
   };
 }
-
-export type BatchActivities = ReturnType<typeof createBatchActivities>;

@@ -13,13 +13,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FailureType } from '../model/failure-types.js';
 import { malformedResponseError } from '../services/classify.js';
 import type { VideoClient } from '../services/video/client.js';
-import type { JsonObject } from '../services/video/gateway.js';
 import {
   GATEWAY_ENDPOINTS,
   gatewayOperation,
   isGatewayEndpointName,
   type GatewayEndpointName,
-  type GatewayParam,
 } from '../model/video/gateway-endpoints.js';
 import {
   GATEWAY_TASK_ENTRY_POINTS,
@@ -29,57 +27,21 @@ import {
   type GatewayTaskEntryPoint,
   type GatewayTaskView,
 } from '../model/video/gateway-adapters.js';
+import type {
+  GatewayActivities,
+  GatewayCallInput,
+  GatewayCallResult,
+  GatewayCreateInput,
+  GatewayCreateResult,
+  GatewayQueryInput,
+  GatewayTaskSummary,
+} from '../contract/index.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
-import { createAtMostOnce, pollOnce, type PollInput } from './task-protocol.js';
+import { createAtMostOnce, pollOnce } from './task-protocol.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
 }
-
-/** A synchronous call. JSON bodies only: a FormData cannot travel through workflow history. */
-export interface GatewayCallInput {
-  endpoint: GatewayEndpointName;
-  params?: Partial<Record<GatewayParam, string>>;
-  body?: JsonObject;
-  checkWellKnown?: boolean;
-}
-
-export interface GatewayCallResult {
-  endpoint: GatewayEndpointName;
-  status: number;
-  /** The answer, whole (callback addresses redacted). */
-  body: unknown;
-}
-
-export interface GatewayCreateInput {
-  entryPoint: GatewayTaskEntryPoint;
-  body: JsonObject;
-  /** The query kind the workflow will poll with (checked before anything is created). */
-  queryKind?: string;
-  checkWellKnown?: boolean;
-}
-
-export interface GatewayCreateResult {
-  taskId: string;
-  /** The state the create answer carried, if any. */
-  state: string | undefined;
-  reading: GatewayTaskView['reading'];
-  raw: unknown;
-}
-
-export interface GatewayQueryInput extends PollInput {
-  entryPoint: GatewayTaskEntryPoint;
-  queryKind?: string;
-  /** While polling, also return as soon as the state differs from this one (so progress shows it). */
-  returnOnChangeFrom?: string | null;
-}
-
-export type GatewayTaskSummary = GatewayTaskView & {
-  taskId: string;
-  raw: unknown;
-  queries: number;
-  nextQueryAt: number;
-};
 
 type Phase = Parameters<typeof toApplicationFailure>[1];
 
@@ -165,7 +127,7 @@ function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntr
   });
 }
 
-export function createGatewayActivities(deps: GatewayActivityDependencies) {
+export function createGatewayActivities(deps: GatewayActivityDependencies): GatewayActivities {
   return {
     /**
      * One call of an entry point that creates no task; the answer is returned whole.
@@ -246,5 +208,3 @@ export function createGatewayActivities(deps: GatewayActivityDependencies) {
     },
   };
 }
-
-export type GatewayActivities = ReturnType<typeof createGatewayActivities>;

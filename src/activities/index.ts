@@ -1,18 +1,26 @@
 // `temporal-review-video/activities`: what a user's own worker needs to register our activities next to
 // its own (the plugin, `temporal-review-video/plugin`, does it in one line). Nothing reads the environment
 // unless the caller asks for it (`activitiesFromEnv`, `activitySettingsFromEnv`).
-export {
-  createActivities,
-  QUERY_FAILURE_BACKOFF_MS,
-  type Activities,
-  type ActivityDependencies,
-  type CallbackSettings,
-  type PollInput,
-  type ReviewSubmitInput,
-  type ReviewTaskSummary,
-  type VideoCreateInput,
-  type VideoTaskSummary,
-} from './review-then-generate.js';
+export { createActivities, type ActivityDependencies, type CallbackSettings } from './review-then-generate.js';
+export { QUERY_FAILURE_BACKOFF_MS } from './task-protocol.js';
+// What the activities take and give, and their signatures: declared in the contract both sides share.
+export type {
+  Activities,
+  GatewayActivities,
+  GatewayCallInput,
+  GatewayCallResult,
+  GatewayCreateInput,
+  GatewayCreateResult,
+  GatewayQueryInput,
+  GatewayTaskSummary,
+  PollInput,
+  ReviewSubmitInput,
+  ReviewTaskSummary,
+  StoreActivities,
+  StoreVideoInput,
+  VideoCreateInput,
+  VideoTaskSummary,
+} from '../contract/index.js';
 export {
   activitiesFromEnv,
   activitySettingsFromEnv,
@@ -23,17 +31,8 @@ export {
   type ServiceClients,
   type ServicesConfig,
 } from './wiring.js';
-export {
-  createGatewayActivities,
-  type GatewayActivities,
-  type GatewayCallInput,
-  type GatewayCallResult,
-  type GatewayCreateInput,
-  type GatewayCreateResult,
-  type GatewayQueryInput,
-  type GatewayTaskSummary,
-} from './gateway.js';
-export { createStoreActivities, type StoreActivities, type StoreVideoInput } from './store-video.js';
+export { createGatewayActivities } from './gateway.js';
+export { createStoreActivities } from './store-video.js';
 export {
   createVideoStore,
   FileVideoStore,

@@ -3,20 +3,27 @@
 // from the environment here. Names carry the `rtg` prefix so they cannot clash with a user's own.
 import { Context } from '@temporalio/activity';
 import { buildCallbackUrl, callbackExpiry, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';
-import { FailureType } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReviewClient } from '../services/review/client.js';
-import { isFinalReviewStatus, type ReviewSubmitBody, type ReviewTask } from '../model/review/schemas.js';
+import { isFinalReviewStatus, type ReviewSubmitBody } from '../model/review/schemas.js';
 import type { VideoClient } from '../services/video/client.js';
-import { isFinalVideoStatus, type CreateTaskBody, type VideoTask } from '../model/video/schemas.js';
+import { isFinalVideoStatus, type CreateTaskBody } from '../model/video/schemas.js';
+import type {
+  Activities,
+  CallbackSent,
+  PollInput,
+  ReviewSubmitInput,
+  ReviewSyncSubmitInput,
+  ReviewTaskSummary,
+  VideoCreateInput,
+  VideoTaskSummary,
+} from '../contract/index.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls, toApplicationFailure } from './failures.js';
 import { createGatewayActivities } from './gateway.js';
 import { createStoreActivities } from './store-video.js';
 import type { VideoStore } from '../store/types.js';
-import { createAtMostOnce, pollOnce, type PollInput, type QueryOutcome } from './task-protocol.js';
-
-export { QUERY_FAILURE_BACKOFF_MS, type PollInput } from './task-protocol.js';
+import { createAtMostOnce, pollOnce } from './task-protocol.js';
 
 /** Where the services reach the callback receiver, and the keys that sign the URLs they are given. */
 export interface CallbackSettings {
@@ -34,46 +41,6 @@ export interface ActivityDependencies {
   store?: VideoStore | undefined;
 }
 
-export interface ReviewSubmitInput {
-  workflowId: string;
-  assetType: 'Image' | 'Video' | 'Audio';
-  urls: string[];
-  groupId?: string;
-  /** '' or 'real_person' with groupId; any string without (spec: group_source). */
-  groupSource?: string;
-  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
-  resubmitOnAmbiguity?: boolean;
-  /** When the stage this submit belongs to times out (ms epoch): its callback URL expires a margin later. */
-  stageDeadline?: number;
-}
-
-export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
-  /** HTTP deadline of the blocking call: the review's own time-out, not the short per-request one. */
-  timeoutMs: number;
-  /** For the answer's `nextQueryAt`, when the answer is not final and its task must be queried. */
-  minIntervalMs: number;
-}
-
-/**
- * What a submit or create tells the workflow besides the task: whether it sent a callback address. Only
- * the worker knows (it has a callback receiver or not), and a stage that sent none polls from the start.
- */
-export interface CallbackSent {
-  callbackSent: boolean;
-}
-
-/** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */
-export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, unknown> } & QueryOutcome;
-
-export interface VideoCreateInput {
-  workflowId: string;
-  body: CreateTaskBody;
-  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
-  resubmitOnAmbiguity?: boolean;
-  /** When the generation stage times out (ms epoch): the callback URL expires a margin later. */
-  stageDeadline?: number;
-}
-
 /**
  * Whether a create records its task id in a heartbeat (a billable action) for an attempt retried after a
  * lost worker. Not when a callback address went out and the job never resubmits: that retry is
@@ -84,12 +51,11 @@ export function recordsTaskId(callbackSent: boolean, resubmitOnAmbiguity: boolea
   return !callbackSent || resubmitOnAmbiguity !== false;
 }
 
-export type VideoTaskSummary = VideoTask & QueryOutcome;
-
 /** The longest default stage time-out (generation, 2 h): the expiry base for runs scheduled by 0.2.0. */
 const LEGACY_STAGE_TIMEOUT_MS = 2 * 60 * 60_000;
 
-export function createActivities(deps: ActivityDependencies) {
+/** Every activity of the package, as the contract declares them (src/contract/activities.ts). */
+export function createActivities(deps: ActivityDependencies): Activities {
   /**
    * Sent on every submit and create when the worker has a receiver, even for jobs that poll: a callback
    * naming the task is then the way to confirm an ambiguous answer (spec: check the callback for a task id).
@@ -220,6 +186,3 @@ export function createActivities(deps: ActivityDependencies) {
     },
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;
-export { FailureType };

@@ -9,15 +9,9 @@ import { Transform, type Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { FailureType } from '../model/failure-types.js';
 import { videoKey, type StoredVideo } from '../model/stored-video.js';
+import type { StoreActivities, StoreVideoInput } from '../contract/index.js';
 import type { VideoClient } from '../services/video/client.js';
 import type { StoreManifest, VideoStore } from '../store/types.js';
-
-export interface StoreVideoInput {
-  workflowId: string;
-  taskId: string;
-  /** The task's signed address as last seen; absent or expired, a query gets a fresh one. */
-  videoUrl: string | undefined;
-}
 
 /** The heartbeat details: how far this attempt got. */
 export interface StoreProgress {
@@ -56,7 +50,7 @@ function digestStream(expected: number | undefined, onBytes: (n: number) => void
   return { stream, manifest: (): Omit<StoreManifest, 'contentType'> => ({ bytes, sha256: hash.digest('hex') }) };
 }
 
-export function createStoreActivities(deps: { video: VideoClient; store?: VideoStore | undefined }) {
+export function createStoreActivities(deps: { video: VideoClient; store?: VideoStore | undefined }): StoreActivities {
   async function freshUrl(taskId: string, why: string): Promise<string> {
     let task;
     try {
@@ -138,5 +132,3 @@ export function createStoreActivities(deps: { video: VideoClient; store?: VideoS
     },
   };
 }
-
-export type StoreActivities = ReturnType<typeof createStoreActivities>;

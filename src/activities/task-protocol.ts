@@ -10,39 +10,12 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
+import type { PollInput, QueryOutcome } from '../contract/index.js';
 import { nextQueryAllowedHere, recordQueryHere } from './query-spacing.js';
 import { evidenceOf, toApplicationFailure } from './failures.js';
 
 /** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
 export const QUERY_FAILURE_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
-
-export interface PollInput {
-  taskId: string;
-  /** Queries of this task are never closer than this (Retry-After never shortens it). */
-  minIntervalMs: number;
-  /** true: keep polling (through activity retries) until a final state; false: one query. */
-  untilFinal: boolean;
-  /** Delay before the next poll when the state is not final (default: minIntervalMs). */
-  cadenceMs?: number;
-  /**
-   * Epoch ms before which this task must not be queried: the run's own record of its last query and of
-   * any Retry-After. Kept by the workflow, so the interval holds across workers, restarts and evictions.
-   */
-  notBefore?: number;
-  /**
-   * The longest Retry-After the run has seen for this task. When set, an answer asking for a longer one
-   * ends the poll (a not-final result, or RetryAfterRaised on an error) so the run learns it: the run
-   * can then still pace a confirming query after stopping a poll whose attempts it never saw.
-   */
-  knownRetryAfterMs?: number;
-}
-
-/** What every query result adds: how many queries it took, and when the task may be queried next. */
-export interface QueryOutcome {
-  queries: number;
-  /** Epoch ms: the answer's arrival plus the minimum interval or the Retry-After, whichever is longer. */
-  nextQueryAt: number;
-}
 
 type QueryPhase = 'review.query' | 'video.query';
 

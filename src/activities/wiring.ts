@@ -14,7 +14,8 @@ import { ReviewClient } from '../services/review/client.js';
 import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
 import type { VideoStoreConfig } from '../config.js';
 import { VideoClient } from '../services/video/client.js';
-import { createActivities, type Activities, type CallbackSettings } from './review-then-generate.js';
+import type { Activities } from '../contract/index.js';
+import { createActivities, type CallbackSettings } from './review-then-generate.js';
 
 type Env = Record<string, string | undefined>;
 

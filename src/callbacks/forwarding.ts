@@ -16,9 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { CallbackKind } from '../callback-signing.js';
-import type { CallbackSignal } from '../workflows/definitions.js';
-import { pollActivityId } from '../workflows/history-version.js';
-import { ReviewTaskIds, VideoTaskId } from '../workflows/search-attributes.js';
+import { pollActivityId, ReviewTaskIds, VideoTaskId, type CallbackSignal } from '../contract/index.js';
 
 /** Statuses that say a task is still working (every other status, or none, may need the run's attention). */
 const WORKING: Record<CallbackKind, Set<string>> = {

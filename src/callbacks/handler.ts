@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { requestTarget } from '../request-target.js';
-import { reviewCallbackSignal, videoCallbackSignal } from '../workflows/definitions.js';
+import { reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { decideForward } from './forwarding.js';
 import { callbackSignalFrom } from './payload.js';
 import { verifyCallbackUrl, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';

@@ -1,6 +1,6 @@
 // Reads what little the workflow needs from a callback body. Payloads are not specified (spec: not
 // shown) and not signed by the sender, so only a task id and a status are taken, leniently, and bounded.
-import type { CallbackSignal } from '../workflows/definitions.js';
+import type { CallbackSignal } from '../contract/index.js';
 
 const SAFE = /^[\w.:@\-/]{1,200}$/;
 

@@ -1,7 +1,7 @@
 // What a run is and where it stands, in one call: the same facts the Web UI shows without opening the
 // history (static summary and details, current details, search attributes), plus status and history size.
 import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
-import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from '../workflows/search-attributes.js';
+import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from '../contract/index.js';
 
 export interface ReviewSearchAttributes {
   ReviewStage?: string;

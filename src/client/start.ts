@@ -14,7 +14,7 @@ import { businessKeySchema } from '../workflows/input.js';
 import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../workflows/definitions.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../workflows/input.js';
 import type { ReviewThenGenerate } from '../workflows/review-then-generate.js';
-import { BatchId, ReviewStage, VideoModel } from '../workflows/search-attributes.js';
+import { BatchId, ReviewStage, VideoModel } from '../contract/index.js';
 import { describeRun, type RunDescription } from './describe.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { inputFingerprint } from './fingerprint.js';

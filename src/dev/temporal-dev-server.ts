@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporalCli } from './temporal-cli.js';
-import { allSearchAttributes } from '../workflows/search-attributes.js';
+import { allSearchAttributes } from '../contract/index.js';
 
 export interface DevServer {
   env: TestWorkflowEnvironment;

@@ -16,7 +16,7 @@ import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '
 import type { BatchCarry, BatchJobOutcome, BatchProgress, BatchSummary } from './batch-input.js';
 import type { Entry, JobSource } from './batch-sources.js';
 import type { ReviewThenGenerate } from './review-then-generate.js';
-import { BatchId, ReviewStage, VideoModel } from './search-attributes.js';
+import { BatchId, ReviewStage, VideoModel } from '../contract/index.js';
 
 const ERROR_TEXT_MAX = 300;
 

@@ -1,7 +1,7 @@
 // Where a batch's jobs come from: an inline list, or a JSON Lines file read page by page by an activity.
 // Each job is validated like a single start; a bad one becomes an entry with its problem. Both sources
 // advance the cursor in the state carried across continue-as-new, so a new run resumes where the last stopped.
-import type { JobLine, JobsPage, ReadJobsInput } from '../activities/batch.js';
+import type { JobLine, JobsPage, ReadJobsInput } from '../contract/index.js';
 import { jobMetadata } from '../model/job-metadata.js';
 import { parseBatchJob, type BatchCarry } from './batch-input.js';
 import type { ReviewThenGenerateInput } from './input.js';

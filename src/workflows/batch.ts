@@ -5,7 +5,7 @@
 // to children of the previous one, and child ids (`<batchId>/<index>` or the job's business key) make a
 // job that was already started impossible to start twice. The run itself is BatchRun (batch-run.ts).
 import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { BatchActivities } from '../activities/batch.js';
+import type { BatchActivities } from '../contract/index.js';
 import {
   BATCH_DEFAULTS,
   batchProgressQuery,

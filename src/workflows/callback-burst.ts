@@ -5,7 +5,7 @@
 // a task they report cancelled is not queried again (spec: stop querying a cancelled task), since the
 // lost query may have seen it cancelled. The callbacks are signed per run: their word is the service's.
 
-import type { ReviewTaskSummary } from '../activities/review-then-generate.js';
+import type { ReviewTaskSummary } from '../contract/index.js';
 
 export class CallbackBurst {
   /** Workflow time of the activation that delivered the last callback (one value per activation). */

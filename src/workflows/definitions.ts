@@ -1,18 +1,7 @@
-// Signals, queries and the result/progress shapes of ReviewThenGenerate. Pure: shared with callers.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+// The query and the result/progress shapes of ReviewThenGenerate. Pure: shared with callers. The callback
+// signals, which the receiver sends too, are in the contract (src/contract/signals.ts).
+import { defineQuery } from '@temporalio/workflow';
 import type { StoredVideo } from '../model/stored-video.js';
-
-/**
- * What the callback receiver passes on: only what it could read from the (unsigned, untrusted) payload.
- * The workflow treats it as a hint and confirms with one query before acting.
- */
-export interface CallbackSignal {
-  taskId?: string;
-  status?: string;
-}
-
-export const reviewCallbackSignal = defineSignal<[CallbackSignal]>('reviewCallback');
-export const videoCallbackSignal = defineSignal<[CallbackSignal]>('videoCallback');
 
 export type Stage =
   'reviewing' | 'creating' | 'generating' | 'storing' | 'cancelling' | 'succeeded' | 'failed' | 'cancelled';

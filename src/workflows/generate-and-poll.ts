@@ -3,7 +3,7 @@
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
 import { ApplicationFailure, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../activities/gateway.js';
+import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
 import {

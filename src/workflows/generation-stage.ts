@@ -1,15 +1,14 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
 import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
-import type { VideoTaskSummary } from '../activities/review-then-generate.js';
+import { isFinalVideoStatus, pollActivityId, type VideoTaskSummary } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './failures.js';
 import type { ApprovedAsset } from './definitions.js';
-import { pollActivityId } from './history-version.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
-import { FINAL_VIDEO_STATES, type RunState } from './run-state.js';
+import type { RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 
 /** The create body with every reviewed URL replaced by its Asset:// address (never downstream_final_url). */
@@ -113,7 +112,7 @@ export async function waitForVideo(
             )
             .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...pacing }),
         ),
-      isFinal: (r) => FINAL_VIDEO_STATES.has(r.status),
+      isFinal: (r) => isFinalVideoStatus(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
         run.observeVideo(r);

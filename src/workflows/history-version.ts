@@ -3,8 +3,8 @@
 // - history-v2 (0.2.0): confirming queries are local activities (one marker instead of an activity and a
 //   workflow task); the search index is written only for the working stages users filter on
 //   (`reviewing` only when the start did not set it already; never the outcome, which ExecutionStatus
-//   holds); polls carry the activity id `poll:<kind>:<taskId>`, which tells the callback receiver that
-//   the run polls that task and needs no signal for it.
+//   holds); polls carry the activity id `poll:<kind>:<taskId>` (pollActivityId, src/contract/), which
+//   tells the callback receiver that the run polls that task and needs no signal for it.
 // - without it (runs started by 0.1.0): the earlier shape, command for command.
 import { patched } from '@temporalio/workflow';
 
@@ -24,9 +24,4 @@ export interface HistoryShape {
 /** Called once, at the start of the run, before any command: the marker is its first event. */
 export function historyShape(): HistoryShape {
   return { v2: patched(HISTORY_V2_PATCH) };
-}
-
-/** The id of a poll of a task in a polling job, read by the callback receiver (callbacks/forwarding.ts). */
-export function pollActivityId(kind: 'review' | 'video', taskId: string): string {
-  return `poll:${kind}:${taskId}`;
 }

@@ -3,7 +3,7 @@
 // querying a cancelled task): a burst's word always (callback-burst.ts), a single callback's from the
 // patch CANCELLED_CALLBACK_PATCH on (history-version.ts says why).
 import { patched } from '@temporalio/workflow';
-import type { ReviewTaskSummary } from '../activities/review-then-generate.js';
+import type { ReviewTaskSummary } from '../contract/index.js';
 import { cancelledByCallbacks } from './callback-burst.js';
 import { CANCELLED_CALLBACK_PATCH } from './history-version.js';
 import type { RunState } from './run-state.js';

@@ -2,16 +2,20 @@
 // batch submitted once (never blindly resubmitted), waited for by callback or polling; continue only when
 // every item passed.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
+import {
+  isFinalReviewStatus,
+  pollActivityId,
+  type ReviewSubmitInput,
+  type ReviewTaskSummary,
+} from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
-import { pollActivityId } from './history-version.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { confirmReviewTask } from './review-confirm.js';
 import type { RunState } from './run-state.js';
 import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 import { submitOnce, submitSyncOnce, type BatchContext } from './review-submit.js';
-import { FINAL_REVIEW_STATES, ReviewItemsRejected, verdict } from './review-verdict.js';
+import { ReviewItemsRejected, verdict } from './review-verdict.js';
 
 export async function reviewAll(
   job: ReviewThenGenerateJob,
@@ -67,7 +71,7 @@ async function reviewBatch(
     run.setReviewTask(index, answer.taskId ?? `sync-${index}`);
     run.observeReview(index, answer);
     // An unfinished answer that names its task is followed like an async one (no callback was sent).
-    if (FINAL_REVIEW_STATES.has(answer.status) || !answer.taskId) return verdict(answer, batch);
+    if (isFinalReviewStatus(answer.status) || !answer.taskId) return verdict(answer, batch);
     run.recordQuery(`review:${answer.taskId}`, answer.nextQueryAt, answer.retryAfterMs);
     return verdict(await waitForReview(ctx, answer.taskId, false), batch);
   }
@@ -79,7 +83,7 @@ async function reviewBatch(
     // Adopted after an ambiguous submit: its callback was already answered by the confirming query.
     run.observeReview(index, accepted.confirmed);
     run.takeReviewCallback(taskId);
-    if (FINAL_REVIEW_STATES.has(accepted.confirmed.status)) return verdict(accepted.confirmed, batch);
+    if (isFinalReviewStatus(accepted.confirmed.status)) return verdict(accepted.confirmed, batch);
   }
   return verdict(await waitForReview(ctx, taskId, job.callbacks && accepted.callbackSent), batch);
 }
@@ -112,7 +116,7 @@ async function waitForReview(
             )
             .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...pacing }),
         ),
-      isFinal: (r) => FINAL_REVIEW_STATES.has(r.status),
+      isFinal: (r) => isFinalReviewStatus(r.status),
       onObserved: (r) => {
         run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
         run.observeReview(index, r);

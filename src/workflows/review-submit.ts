@@ -2,7 +2,7 @@
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { ReviewSubmitInput, ReviewTaskSummary } from '../activities/review-then-generate.js';
+import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import {
   afterAmbiguousSubmit,
   ambiguityOf,

@@ -11,12 +11,8 @@ import {
 } from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
-import {
-  progressQuery,
-  reviewCallbackSignal,
-  videoCallbackSignal,
-  type ReviewThenGenerateResult,
-} from './definitions.js';
+import { reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
+import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure, invalidInput } from './failures.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';

@@ -1,12 +1,10 @@
 // The verdict on a finished review task (spec: continue only if the task is completed and the chosen item
 // has submit_review_status 1; asset addresses only from result.items[], as Asset:// URLs). Pure.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ReviewTaskSummary } from '../activities/review-then-generate.js';
+import type { ReviewTaskSummary } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch } from './input.js';
-
-export const FINAL_REVIEW_STATES = new Set(['completed', 'failed', 'cancelled']);
 
 /** Items of a batch that did not pass: collected across batches into one ReviewRejected. */
 export class ReviewItemsRejected extends Error {

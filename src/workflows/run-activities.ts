@@ -6,7 +6,7 @@ import {
   proxyLocalActivities,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/review-then-generate.js';
+import type { Activities } from '../contract/index.js';
 import type { HistoryShape } from './history-version.js';
 import type { Timing } from './input.js';
 import { CONFIRM_RETRY, POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';

@@ -2,15 +2,14 @@
 // callbacks received, and the record of when each task may be queried next. Every write to the progress
 // goes through a method here; the stages read it.
 import { condition } from '@temporalio/workflow';
-import type { ReviewTaskSummary, VideoTaskSummary } from '../activities/review-then-generate.js';
-import type { CallbackSignal, Progress, Stage } from './definitions.js';
+import { isFinalVideoStatus, type CallbackSignal } from '../contract/index.js';
+import type { ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
+import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunActivities } from './run-activities.js';
 import { CallbackBurst } from './callback-burst.js';
 import { nextQueryAtOf } from './failures.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
-
-export const FINAL_VIDEO_STATES = new Set(['succeeded', 'failed', 'cancelled', 'expired']);
 
 /** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */
 export class RunState {
@@ -222,7 +221,7 @@ export class RunState {
     }
     if (s.taskId && !current && !this.videoCallbackTaskIds.includes(s.taskId)) this.videoCallbackTaskIds.push(s.taskId);
     // A callback that says the task is still running needs no query; a final or unreadable one does.
-    if (!s.status || FINAL_VIDEO_STATES.has(s.status) || !['queued', 'running'].includes(s.status))
+    if (!s.status || isFinalVideoStatus(s.status) || !['queued', 'running'].includes(s.status))
       this.pendingVideoCallback = true;
   }
 

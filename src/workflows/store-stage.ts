@@ -2,7 +2,7 @@
 // worker's VIDEO_STORE. Whatever goes wrong here ends the run as VideoStoreFailed: the video task is done
 // and is never created again for it.
 import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { StoreActivities } from '../activities/store-video.js';
+import type { StoreActivities } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { StoredVideo } from '../model/stored-video.js';
 import type { Timing } from './input.js';

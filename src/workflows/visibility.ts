@@ -3,7 +3,7 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
-import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from './search-attributes.js';
+import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from '../contract/index.js';
 
 /**
  * Search attributes are upserted only when the run was started with `ReviewStage` set (our client

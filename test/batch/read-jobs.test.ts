@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, readJobsPage, type JobLine } from '../../src/activities/batch.js';
+import { MAX_LINE_BYTES, readJobsPage } from '../../src/activities/batch.js';
+import type { JobLine } from '../../src/contract/index.js';
 import { imageJob } from '../support/stack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'read-jobs-'));

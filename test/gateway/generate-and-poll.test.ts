@@ -11,7 +11,7 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../src/activities/index.js';
-import type { GatewayCallInput } from '../../src/activities/gateway.js';
+import type { GatewayCallInput } from '../../src/contract/index.js';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';

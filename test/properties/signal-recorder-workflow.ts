@@ -1,7 +1,7 @@
 // Records every callback signal it receives and answers how many through a query; ends on `finish`.
 // The receiver property tests use it to prove that refused requests never reach a workflow.
 import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
-import { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from '../../src/workflows/definitions.js';
+import { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from '../../src/contract/index.js';
 
 export const receivedQuery = defineQuery<number>('received');
 export const finishSignal = defineSignal('finish');

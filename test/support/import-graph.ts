@@ -1,5 +1,6 @@
 // The import graph of the package's sources, read with TypeScript's own parser: which module each module
-// imports at run time (type-only imports are erased by the compiler and do not count).
+// imports at run time (type-only imports are erased by the compiler and do not count), and, for the rules
+// about which side may know which (`allImportsOf`), every module it names, types included.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -45,8 +46,8 @@ function resolveLocal(from: string, specifier: string): string {
   throw new Error(`${from}: cannot resolve ${specifier}`);
 }
 
-/** Run-time imports of one source file. */
-export function importsOf(file: string): { local: string[]; packages: string[] } {
+/** Run-time imports of one source file; with `types`, type-only imports and `import('x')` types as well. */
+export function importsOf(file: string, { types = false }: { types?: boolean } = {}): ModuleImports {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const local: string[] = [];
   const packages: string[] = [];
@@ -55,7 +56,7 @@ export function importsOf(file: string): { local: string[]; packages: string[] }
       (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
       node.moduleSpecifier &&
       ts.isStringLiteral(node.moduleSpecifier) &&
-      !isTypeOnly(node)
+      (types || !isTypeOnly(node))
     ) {
       const spec = node.moduleSpecifier.text;
       if (spec.startsWith('.')) local.push(resolveLocal(file, spec));
@@ -71,10 +72,31 @@ export function importsOf(file: string): { local: string[]; packages: string[] }
       if (spec.startsWith('.')) local.push(resolveLocal(file, spec));
       else packages.push(spec);
     }
+    if (
+      types &&
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
+      const spec = node.argument.literal.text;
+      if (spec.startsWith('.')) local.push(resolveLocal(file, spec));
+      else packages.push(spec);
+    }
     ts.forEachChild(node, visit);
   };
   visit(source);
   return { local, packages };
+}
+
+/**
+ * The project modules each file under `dir` names in an import or export, type-only ones included (paths
+ * relative to `root`): who may know of whom, which a type import breaks as much as a run-time one.
+ */
+export function allImportsOf(dir: string, root: string): Array<{ file: string; imports: string[] }> {
+  return sourceFiles(dir).map((f) => ({
+    file: relative(root, f),
+    imports: importsOf(f, { types: true }).local.map((l) => relative(root, l)),
+  }));
 }
 
 /** Every module reachable at run time from `entry`, with its imports (paths relative to `root`). */

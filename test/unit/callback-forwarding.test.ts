@@ -3,7 +3,7 @@
 import { TypedSearchAttributes, type SearchAttributePair } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { forwardDecision } from '../../src/callbacks/forwarding.js';
-import { ReviewTaskIds, VideoTaskId } from '../../src/workflows/search-attributes.js';
+import { ReviewTaskIds, VideoTaskId } from '../../src/contract/index.js';
 
 function run(o: { status?: string; pending?: string[]; attributes?: SearchAttributePair[] } = {}) {
   return {

@@ -1,7 +1,7 @@
 // The verdict on a finished review task, from wire records as the service sends them. Milliseconds.
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { ReviewTaskSummary } from '../../src/activities/review-then-generate.js';
+import type { ReviewTaskSummary } from '../../src/contract/index.js';
 import { normalizeReviewTask } from '../../src/model/review/schemas.js';
 import { holdsExactly, ReviewItemsRejected, verdict } from '../../src/workflows/review-verdict.js';
 

@@ -1,7 +1,7 @@
 // RunState without a workflow: the callbacks it keeps, the record that paces queries across workers, and
 // the progress it owns. Milliseconds; no server.
 import { describe, expect, it, vi } from 'vitest';
-import type { ReviewTaskSummary } from '../../src/activities/review-then-generate.js';
+import type { ReviewTaskSummary } from '../../src/contract/index.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateJob } from '../../src/workflows/input.js';
 import type { RunActivities } from '../../src/workflows/run-activities.js';
 import { RunState } from '../../src/workflows/run-state.js';

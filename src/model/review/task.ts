@@ -21,8 +21,19 @@ export function toReviewTaskStatus(raw: string | undefined): ReviewTaskStatus {
   return key !== undefined && Object.hasOwn(KNOWN_STATUSES, key) ? (KNOWN_STATUSES[key] ?? 'unknown') : 'unknown';
 }
 
-export function isFinalReviewStatus(s: ReviewTaskStatus): boolean {
-  return s === 'completed' || s === 'failed' || s === 'cancelled';
+/**
+ * The states a review task ends in: the one list, read by the polls (src/activities/) and by the workflow
+ * (src/workflows/) alike. Every other state, `unknown` included, is queried again.
+ */
+export const FINAL_REVIEW_STATUSES: ReadonlySet<string> = new Set<ReviewTaskStatus>([
+  'completed',
+  'failed',
+  'cancelled',
+]);
+
+/** A normalized status (or any string) that is final. */
+export function isFinalReviewStatus(s: string): boolean {
+  return FINAL_REVIEW_STATUSES.has(s);
 }
 
 /**

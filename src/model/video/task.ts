@@ -17,8 +17,20 @@ const KNOWN_STATUSES: Record<string, VideoTaskStatus> = {
   expired: 'expired',
 };
 
-export function isFinalVideoStatus(s: VideoTaskStatus): boolean {
-  return s === 'succeeded' || s === 'failed' || s === 'cancelled' || s === 'expired';
+/**
+ * The states a video task ends in: the one list, read by the polls (src/activities/) and by the workflow
+ * (src/workflows/, on query answers and on the statuses callbacks report) alike.
+ */
+export const FINAL_VIDEO_STATUSES: ReadonlySet<string> = new Set<VideoTaskStatus>([
+  'succeeded',
+  'failed',
+  'cancelled',
+  'expired',
+]);
+
+/** A normalized status (or a status a callback reported) that is final. */
+export function isFinalVideoStatus(s: string): boolean {
+  return FINAL_VIDEO_STATUSES.has(s);
 }
 
 export interface VideoTask {

@@ -1,5 +1,6 @@
 // Search attributes shown and filterable in the Temporal Web UI (e.g. `ReviewStage="generating"`).
-// Pure definitions: imported by workflows (to upsert) and by the dev-server starter (to register).
+// Pure definitions: imported by workflows (to upsert), the callback receiver (to read which tasks a run
+// has indexed), the client helpers (to filter) and the dev-server starter (to register).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const ReviewStage = defineSearchAttributeKey('ReviewStage', SearchAttributeType.KEYWORD);

@@ -1,0 +1,54 @@
+// The activities the workflows call, as signatures: what the workflows proxy (proxyActivities<...>) and
+// what src/activities/ implements (each factory's return type). Names carry the `rtg` prefix so they
+// cannot clash with a user's own. Types only: workflows take these, never the implementations.
+import type { StoredVideo } from '../model/stored-video.js';
+import type {
+  CallbackSent,
+  GatewayCallInput,
+  GatewayCallResult,
+  GatewayCreateInput,
+  GatewayCreateResult,
+  GatewayQueryInput,
+  JobsPage,
+  PollInput,
+  ReadJobsInput,
+  ReviewSubmitInput,
+  ReviewSyncSubmitInput,
+  StoreVideoInput,
+  VideoCreateInput,
+} from './activity-io.js';
+import type { GatewayTaskSummary, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
+
+/** The review and video tasks of ReviewThenGenerate (native task API). */
+export interface TaskActivities {
+  /** An async review submit, at most once (CreateAmbiguous when a task may exist). */
+  rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent>;
+  /** A sync review submit: one blocking call, at most once; the answer may still be unfinished. */
+  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary>;
+  rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary>;
+  /** The video task's create, at most once (CreateAmbiguous when a task may exist). */
+  rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent>;
+  rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary>;
+  /** `cancelled: false` with the status when the task was already final (404 or 409). */
+  rtgCancelVideoTask(input: { taskId: string }): Promise<{ cancelled: boolean; status?: number }>;
+}
+
+/** The gateway entry points: a synchronous call, and the create / query pair GenerateAndPoll uses. */
+export interface GatewayActivities {
+  rtgCallGateway(input: GatewayCallInput): Promise<GatewayCallResult>;
+  rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult>;
+  rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary>;
+}
+
+/** Copies a finished video to VIDEO_STORE. */
+export interface StoreActivities {
+  rtgStoreVideo(input: StoreVideoInput): Promise<StoredVideo>;
+}
+
+/** Reads one page of a batch's jobs file. */
+export interface BatchActivities {
+  rtgReadJobsFile(input: ReadJobsInput): Promise<JobsPage>;
+}
+
+/** Every activity of the package: what `createActivities` builds and a worker registers. */
+export interface Activities extends TaskActivities, GatewayActivities, StoreActivities, BatchActivities {}

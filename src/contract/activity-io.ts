@@ -1,0 +1,139 @@
+// What each activity is given and what it answers besides the task summaries (task-summaries.ts): the
+// inputs the workflows send and the results they read. Types only.
+import type { ReviewThenGenerateInput } from '../workflows/input-schema.js';
+import type { GatewayTaskEntryPoint, GatewayTaskView } from '../model/video/gateway-adapters.js';
+import type { GatewayEndpointName, GatewayParam } from '../model/video/gateway-endpoints.js';
+import type { CreateTaskBody } from '../model/video/schemas.js';
+
+// ---- Native task API (ReviewThenGenerate) -----------------------------------------------------------
+
+export interface PollInput {
+  taskId: string;
+  /** Queries of this task are never closer than this (Retry-After never shortens it). */
+  minIntervalMs: number;
+  /** true: keep polling (through activity retries) until a final state; false: one query. */
+  untilFinal: boolean;
+  /** Delay before the next poll when the state is not final (default: minIntervalMs). */
+  cadenceMs?: number;
+  /**
+   * Epoch ms before which this task must not be queried: the run's own record of its last query and of
+   * any Retry-After. Kept by the workflow, so the interval holds across workers, restarts and evictions.
+   */
+  notBefore?: number;
+  /**
+   * The longest Retry-After the run has seen for this task. When set, an answer asking for a longer one
+   * ends the poll (a not-final result, or RetryAfterRaised on an error) so the run learns it: the run
+   * can then still pace a confirming query after stopping a poll whose attempts it never saw.
+   */
+  knownRetryAfterMs?: number;
+}
+
+export interface ReviewSubmitInput {
+  workflowId: string;
+  assetType: 'Image' | 'Video' | 'Audio';
+  urls: string[];
+  groupId?: string;
+  /** '' or 'real_person' with groupId; any string without (spec: group_source). */
+  groupSource?: string;
+  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
+  resubmitOnAmbiguity?: boolean;
+  /** When the stage this submit belongs to times out (ms epoch): its callback URL expires a margin later. */
+  stageDeadline?: number;
+}
+
+export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
+  /** HTTP deadline of the blocking call: the review's own time-out, not the short per-request one. */
+  timeoutMs: number;
+  /** For the answer's `nextQueryAt`, when the answer is not final and its task must be queried. */
+  minIntervalMs: number;
+}
+
+/**
+ * What a submit or create tells the workflow besides the task: whether it sent a callback address. Only
+ * the worker knows (it has a callback receiver or not), and a stage that sent none polls from the start.
+ */
+export interface CallbackSent {
+  callbackSent: boolean;
+}
+
+export interface VideoCreateInput {
+  workflowId: string;
+  body: CreateTaskBody;
+  /** The job's resubmitOnAmbiguity (see recordsTaskId); unset in runs scheduled by 0.2.0. */
+  resubmitOnAmbiguity?: boolean;
+  /** When the generation stage times out (ms epoch): the callback URL expires a margin later. */
+  stageDeadline?: number;
+}
+
+// ---- Gateway entry points (GenerateAndPoll, rtgCallGateway) -------------------------------------------
+
+/** A synchronous call. JSON bodies only: a FormData cannot travel through workflow history. */
+export interface GatewayCallInput {
+  endpoint: GatewayEndpointName;
+  params?: Partial<Record<GatewayParam, string>>;
+  body?: Record<string, unknown>;
+  checkWellKnown?: boolean;
+}
+
+export interface GatewayCallResult {
+  endpoint: GatewayEndpointName;
+  status: number;
+  /** The answer, whole (callback addresses redacted). */
+  body: unknown;
+}
+
+export interface GatewayCreateInput {
+  entryPoint: GatewayTaskEntryPoint;
+  body: Record<string, unknown>;
+  /** The query kind the workflow will poll with (checked before anything is created). */
+  queryKind?: string;
+  checkWellKnown?: boolean;
+}
+
+export interface GatewayCreateResult {
+  taskId: string;
+  /** The state the create answer carried, if any. */
+  state: string | undefined;
+  reading: GatewayTaskView['reading'];
+  raw: unknown;
+}
+
+export interface GatewayQueryInput extends PollInput {
+  entryPoint: GatewayTaskEntryPoint;
+  queryKind?: string;
+  /** While polling, also return as soon as the state differs from this one (so progress shows it). */
+  returnOnChangeFrom?: string | null;
+}
+
+// ---- Storing the video (rtgStoreVideo) ------------------------------------------------------------------
+
+export interface StoreVideoInput {
+  workflowId: string;
+  taskId: string;
+  /** The task's signed address as last seen; absent or expired, a query gets a fresh one. */
+  videoUrl: string | undefined;
+}
+
+// ---- The jobs file of a batch (rtgReadJobsFile) ----------------------------------------------------------
+
+export interface ReadJobsInput {
+  path: string;
+  /** Byte offset where reading starts (0, or the `end` of the previous page). */
+  offset: number;
+  /** Lines before `offset` (1-based line numbers continue from it). */
+  line: number;
+  /** Jobs (non-blank lines) to return at most. */
+  limit: number;
+}
+
+export type JobLine =
+  | { line: number; end: number; key?: string; input: ReviewThenGenerateInput }
+  | { line: number; end: number; problem: string };
+
+export interface JobsPage {
+  entries: JobLine[];
+  /** Byte offset and line count after the last line scanned: where the next page starts. */
+  end: number;
+  line: number;
+  eof: boolean;
+}

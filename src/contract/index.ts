@@ -1,0 +1,35 @@
+// The contract between the two sides of a run, imported by both: the workflows (src/workflows/) on one
+// side; the activities (src/activities/) and the callback receiver (src/callbacks/) on the other. The
+// workflows import nothing from activities/, the receiver nothing from workflows/: what they share is
+// here (test/architecture.test.ts holds it). Pure: it is bundled into the workflow sandbox.
+export type { Activities, BatchActivities, GatewayActivities, StoreActivities, TaskActivities } from './activities.js';
+export type {
+  CallbackSent,
+  GatewayCallInput,
+  GatewayCallResult,
+  GatewayCreateInput,
+  GatewayCreateResult,
+  GatewayQueryInput,
+  JobLine,
+  JobsPage,
+  PollInput,
+  ReadJobsInput,
+  ReviewSubmitInput,
+  ReviewSyncSubmitInput,
+  StoreVideoInput,
+  VideoCreateInput,
+} from './activity-io.js';
+export type { GatewayTaskSummary, QueryOutcome, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
+export { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from './signals.js';
+export {
+  allSearchAttributes,
+  BatchId,
+  ReviewStage,
+  ReviewTaskIds,
+  VideoModel,
+  VideoTaskId,
+} from './search-attributes.js';
+export { pollActivityId } from './activity-ids.js';
+// Which task states are final: written once each, in the wire model, and shared through here.
+export { FINAL_REVIEW_STATUSES, isFinalReviewStatus } from '../model/review/task.js';
+export { FINAL_VIDEO_STATUSES, isFinalVideoStatus } from '../model/video/task.js';

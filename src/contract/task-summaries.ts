@@ -1,0 +1,25 @@
+// What a query of a remote task gives the workflow, as it is stored in history: the task as read from
+// its service (src/model/), with callback addresses redacted, plus the query's outcome. Types only.
+import type { ReviewTask } from '../model/review/task.js';
+import type { GatewayTaskView } from '../model/video/gateway-adapters.js';
+import type { VideoTask } from '../model/video/task.js';
+
+/** What every query result adds: how many queries it took, and when the task may be queried next. */
+export interface QueryOutcome {
+  queries: number;
+  /** Epoch ms: the answer's arrival plus the minimum interval or the Retry-After, whichever is longer. */
+  nextQueryAt: number;
+}
+
+/** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */
+export type ReviewTaskSummary = Omit<ReviewTask, 'raw'> & { raw: Record<string, unknown> } & QueryOutcome;
+
+export type VideoTaskSummary = VideoTask & QueryOutcome;
+
+/** A task of an asynchronous gateway entry point (GenerateAndPoll). */
+export type GatewayTaskSummary = GatewayTaskView & {
+  taskId: string;
+  raw: unknown;
+  queries: number;
+  nextQueryAt: number;
+};
