@@ -58,6 +58,13 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('failures are made in one module, src/contract/failures.ts (one constructor per failure type)', () => {
+    const makers = sourceFiles(`${root}src`)
+      .filter((f) => /ApplicationFailure\.create\(|new ApplicationFailure\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f));
+    expect(makers).toEqual(['src/contract/failures.ts']);
+  });
+
   it('the pure model imports nothing but itself, zod and ipaddr.js', () => {
     for (const file of sourceFiles(`${root}src/model`)) {
       const modules = reachableFrom(file, root);

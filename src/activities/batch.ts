@@ -4,9 +4,14 @@
 // naming its line number (never its content: the file may hold anything the worker can read).
 import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
 import { parseBatchJob } from '../workflows/batch-input.js';
-import type { BatchActivities, JobLine, JobsPage, ReadJobsInput } from '../contract/index.js';
+import {
+  jobsFileUnreadable,
+  type BatchActivities,
+  type JobLine,
+  type JobsPage,
+  type ReadJobsInput,
+} from '../contract/index.js';
 
 /** A line longer than this is reported as invalid without being parsed (a job is a few KiB). */
 export const MAX_LINE_BYTES = 256 * 1024;
@@ -19,8 +24,6 @@ export interface BatchActivityOptions {
   jobsRoot?: string;
 }
 
-export const BatchFailureType = { JobsFileUnreadable: 'JobsFileUnreadable' } as const;
-
 function checkPath(path: string, root: string | undefined): void {
   const problem = !isAbsolute(path)
     ? 'must be an absolute path'
@@ -30,11 +33,7 @@ function checkPath(path: string, root: string | undefined): void {
         ? `must be under ${root}`
         : undefined;
   if (problem) {
-    throw ApplicationFailure.create({
-      type: BatchFailureType.JobsFileUnreadable,
-      message: `jobs file ${path} ${problem}`,
-      nonRetryable: true,
-    });
+    throw jobsFileUnreadable(`jobs file ${path} ${problem}`);
   }
 }
 
@@ -58,12 +57,11 @@ export async function readJobsPage(input: ReadJobsInput, root?: string): Promise
     file = await open(input.path, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw ApplicationFailure.create({
-      type: BatchFailureType.JobsFileUnreadable,
-      message: `cannot open jobs file ${input.path} (${code ?? 'error'}): it must exist on the worker's machine`,
+    throw jobsFileUnreadable(
+      `cannot open jobs file ${input.path} (${code ?? 'error'}): it must exist on the worker's machine`,
       // A missing or forbidden file stays so; anything else (EMFILE, EIO) may pass.
-      nonRetryable: code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR',
-    });
+      code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR',
+    );
   }
   try {
     const entries: JobLine[] = [];

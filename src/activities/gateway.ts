@@ -9,8 +9,7 @@
 // (GenerateAndPoll and rtgCreateGatewayTask are the way to them) and sends the one that cannot (vendor B
 // with `vendorBQueryPath: false`) at most once. Its synchronous POSTs (chat, responses, messages,
 // generateContent, images) stay retryable after a 500 or a time-out: see rtgCallGateway.
-import { ApplicationFailure } from '@temporalio/common';
-import { FailureType } from '../model/failure-types.js';
+import type { ApplicationFailure } from '@temporalio/common';
 import { malformedResponseError } from '../services/classify.js';
 import type { VideoClient } from '../services/video/client.js';
 import {
@@ -27,16 +26,18 @@ import {
   type GatewayTaskEntryPoint,
   type GatewayTaskView,
 } from '../model/video/gateway-adapters.js';
-import type {
-  GatewayActivities,
-  GatewayCallInput,
-  GatewayCallResult,
-  GatewayCreateInput,
-  GatewayCreateResult,
-  GatewayQueryInput,
-  GatewayTaskSummary,
+import {
+  invalidInput,
+  type GatewayActivities,
+  type GatewayCallInput,
+  type GatewayCallResult,
+  type GatewayCreateInput,
+  type GatewayCreateResult,
+  type GatewayQueryInput,
+  type GatewayTaskSummary,
 } from '../contract/index.js';
-import { redactCallbackUrls, toApplicationFailure } from './failures.js';
+import { redactCallbackUrls } from './redact-callback-urls.js';
+import { toApplicationFailure } from './service-failures.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
 
 export interface GatewayActivityDependencies {
@@ -60,18 +61,15 @@ function queryEndpointFor(
 ): GatewayEndpointName {
   const name = queryEndpointOf(entryPoint, queryKind);
   if (name === undefined || video.gatewayPath(name) === undefined) {
-    throw ApplicationFailure.create({
-      type: FailureType.InvalidInput,
-      message:
-        name === undefined
-          ? `${entryPoint} has no query kind ${String(queryKind)} (known: ${
-              Object.keys(TASK_ADAPTERS[entryPoint].queries)
-                .filter((k) => k !== 'default')
-                .join(', ') || 'none'
-            })`
-          : `${entryPoint} tasks cannot be polled with this client: its query path is not configured (create only)`,
-      nonRetryable: true,
-    });
+    throw invalidInput(
+      name === undefined
+        ? `${entryPoint} has no query kind ${String(queryKind)} (known: ${
+            Object.keys(TASK_ADAPTERS[entryPoint].queries)
+              .filter((k) => k !== 'default')
+              .join(', ') || 'none'
+          })`
+        : `${entryPoint} tasks cannot be polled with this client: its query path is not configured (create only)`,
+    );
   }
   return name;
 }
@@ -115,16 +113,13 @@ async function createTaskAtMostOnce(
 
 function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntryPoint): ApplicationFailure {
   const { method, path } = GATEWAY_ENDPOINTS[endpoint];
-  return ApplicationFailure.create({
-    type: FailureType.InvalidInput,
-    message:
-      `rtgCallGateway does not send ${endpoint} (${method} ${path}): it creates a task, and a retry after a 500 ` +
+  return invalidInput(
+    `rtgCallGateway does not send ${endpoint} (${method} ${path}): it creates a task, and a retry after a 500 ` +
       `or a time-out could create it twice. Use the workflow GenerateAndPoll ({ entryPoint: '${entryPoint}' }), ` +
       `or the activities rtgCreateGatewayTask ({ entryPoint: '${entryPoint}' }) and rtgQueryGatewayTask: ` +
       'they create at most once',
-    nonRetryable: true,
-    details: [{ endpoint, entryPoint }],
-  });
+    { endpoint, entryPoint },
+  );
 }
 
 export function createGatewayActivities(deps: GatewayActivityDependencies): GatewayActivities {

@@ -19,7 +19,8 @@ import type {
   VideoTaskSummary,
 } from '../contract/index.js';
 import { createBatchActivities } from './batch.js';
-import { redactCallbackUrls, toApplicationFailure } from './failures.js';
+import { redactCallbackUrls } from './redact-callback-urls.js';
+import { toApplicationFailure } from './service-failures.js';
 import { createGatewayActivities } from './gateway.js';
 import { createStoreActivities } from './store-video.js';
 import type { VideoStore } from '../store/types.js';

@@ -3,13 +3,11 @@
 // task id, a complete copy found there is the answer, and what an interrupted attempt left is discarded
 // before the copy starts again. An expired address (403/410) is replaced once by a fresh one from a query.
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { FailureType } from '../model/failure-types.js';
 import { videoKey, type StoredVideo } from '../model/stored-video.js';
-import type { StoreActivities, StoreVideoInput } from '../contract/index.js';
+import { videoStoreFailed, type StoreActivities, type StoreVideoInput } from '../contract/index.js';
 import type { VideoClient } from '../services/video/client.js';
 import type { StoreManifest, VideoStore } from '../store/types.js';
 
@@ -20,15 +18,6 @@ export interface StoreProgress {
 }
 
 const HEARTBEAT_EVERY_MS = 1_000;
-
-function storeFailed(message: string, details: Record<string, unknown>): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: FailureType.VideoStoreFailed,
-    message,
-    nonRetryable: true,
-    details: [details],
-  });
-}
 
 /** Hashes and counts what passes through, and fails the stream if it ends short of the announced length. */
 function digestStream(expected: number | undefined, onBytes: (n: number) => void) {
@@ -56,13 +45,13 @@ export function createStoreActivities(deps: { video: VideoClient; store?: VideoS
     try {
       task = await deps.video.getTask(taskId);
     } catch (err) {
-      throw storeFailed(
+      throw videoStoreFailed(
         `the video address of task ${taskId} ${why}, and asking the video service for a fresh one failed: ${err instanceof Error ? err.message : String(err)}`,
         { taskId },
       );
     }
     if (task.status !== 'succeeded' || !task.videoUrl)
-      throw storeFailed(
+      throw videoStoreFailed(
         `the video address of task ${taskId} ${why}, and the video service gave no fresh one (task ${task.rawStatus ?? task.status})`,
         { taskId, status: task.rawStatus },
       );
@@ -81,7 +70,7 @@ export function createStoreActivities(deps: { video: VideoClient; store?: VideoS
         throw new Error(`the video address of task ${input.taskId} answered HTTP ${status}`);
       }
       if (refreshed)
-        throw storeFailed(
+        throw videoStoreFailed(
           `the video address of task ${input.taskId} answered HTTP ${status} (expired), and so did the fresh address the video service gave`,
           { taskId: input.taskId, status },
         );
@@ -93,7 +82,7 @@ export function createStoreActivities(deps: { video: VideoClient; store?: VideoS
     async rtgStoreVideo(input: StoreVideoInput): Promise<StoredVideo> {
       const store = deps.store;
       if (!store)
-        throw storeFailed('the job asked to store its video, but this worker has no VIDEO_STORE', {
+        throw videoStoreFailed('the job asked to store its video, but this worker has no VIDEO_STORE', {
           taskId: input.taskId,
         });
       const ctx = Context.current();

@@ -7,12 +7,18 @@
 //   created a task is CreateAmbiguous, never retried.
 //   Video creates and review submits alike (spec: no duplicate submit after a time-out).
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
+import type { RetryAfterRaised } from '../model/failure-types.js';
 import { ServiceError } from '../services/errors.js';
-import type { PollInput, QueryOutcome } from '../contract/index.js';
+import {
+  createAmbiguous,
+  notFinalYet,
+  retryAfterRaised,
+  withQueryTiming,
+  type PollInput,
+  type QueryOutcome,
+} from '../contract/index.js';
 import { nextQueryAllowedHere, recordQueryHere } from './query-spacing.js';
-import { evidenceOf, toApplicationFailure } from './failures.js';
+import { evidenceOf, toApplicationFailure } from './service-failures.js';
 
 /** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
 export const QUERY_FAILURE_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
@@ -56,22 +62,6 @@ function record(ctx: Context, progress: PollProgress): void {
 }
 
 /**
- * A failed query still tells when the task may be queried next (appended to the failure's details): the
- * workflow's clock stands still while a local activity runs in its workflow task, so the workflow could
- * not tell when that query was made.
- */
-function withNextQueryAt(failure: ApplicationFailure, nextQueryAt: number): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: failure.type ?? undefined,
-    message: failure.message,
-    nonRetryable: failure.nonRetryable ?? false,
-    details: [...(failure.details ?? []), { nextQueryAt } satisfies QueryTiming],
-    ...(failure.nextRetryDelay ? { nextRetryDelay: failure.nextRetryDelay } : {}),
-    ...(failure.category ? { category: failure.category } : {}),
-  });
-}
-
-/**
  * One query of a task per attempt, never before `notBefore`. Queries of one attempt and the next are
  * spaced by the retry timer (`nextRetryDelay`), which the server keeps: the interval holds whichever
  * worker runs the next attempt.
@@ -87,12 +77,7 @@ export async function pollOnce<T>(
   const previous = progressOf(ctx);
   const wait = Math.max(notBefore ?? 0, nextQueryAllowedHere(key)) - Date.now();
   if (wait > LONGEST_IN_ATTEMPT_WAIT_MS) {
-    throw ApplicationFailure.create({
-      type: InternalFailureType.NotFinalYet,
-      message: `${key} may not be queried for another ${wait} ms`,
-      category: ApplicationFailureCategory.BENIGN,
-      nextRetryDelay: wait,
-    });
+    throw notFinalYet(`${key} may not be queried for another ${wait} ms`, wait);
   }
   if (wait > 0) await ctx.sleep(wait);
   const raised = (retryAfterMs: number | undefined) =>
@@ -103,27 +88,24 @@ export async function pollOnce<T>(
   } catch (err) {
     const retryAfter = err instanceof ServiceError ? (err.retryAfterMs ?? 0) : 0;
     recordQueryHere(key, Date.now() + Math.max(minIntervalMs, retryAfter));
+    // A failed query still tells when the task may be queried next (withQueryTiming, in its details): the
+    // workflow's clock stands still while a local activity runs in its workflow task, so the workflow could
+    // not tell when that query was made.
     if (err instanceof ServiceError && err.retryable && raised(err.retryAfterMs)) {
       const details: RetryAfterRaised = {
         retryAfterMs: err.retryAfterMs!,
         nextQueryAt: Date.now() + Math.max(minIntervalMs, err.retryAfterMs!),
       };
-      throw ApplicationFailure.create({
-        type: InternalFailureType.RetryAfterRaised,
-        message: `${key}: the service asked to wait ${err.retryAfterMs} ms (${err.message})`,
-        nonRetryable: true,
-        category: ApplicationFailureCategory.BENIGN,
-        details: [details],
-      });
+      throw retryAfterRaised(`${key}: the service asked to wait ${err.retryAfterMs} ms (${err.message})`, details);
     }
     if (err instanceof ServiceError && err.retryable) {
       const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
       const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
       const failure = toApplicationFailure(err, phase, minIntervalMs, backoff);
       record(ctx, { networkFailures: failures });
-      throw withNextQueryAt(failure, Date.now() + Math.max(minIntervalMs, err.retryAfterMs ?? 0));
+      throw withQueryTiming(failure, { nextQueryAt: Date.now() + Math.max(minIntervalMs, err.retryAfterMs ?? 0) });
     }
-    throw withNextQueryAt(toApplicationFailure(err, phase), Date.now() + minIntervalMs);
+    throw withQueryTiming(toApplicationFailure(err, phase), { nextQueryAt: Date.now() + minIntervalMs });
   }
   // Spec: a Retry-After "must be obeyed when present", on a 200 that is still processing as on an error.
   const retryAfterMs = retryAfterOf(result);
@@ -131,14 +113,7 @@ export async function pollOnce<T>(
   recordQueryHere(key, Date.now() + nextDelay);
   if (previous.networkFailures > 0) record(ctx, { networkFailures: 0 });
   if (untilFinal && !isFinal(result) && !raised(retryAfterMs)) {
-    throw ApplicationFailure.create({
-      type: InternalFailureType.NotFinalYet,
-      message: `${key} is not final yet`,
-      nonRetryable: false,
-      // Expected on every poll: benign failures are logged at debug level, not as warnings.
-      category: ApplicationFailureCategory.BENIGN,
-      nextRetryDelay: Math.max(cadenceMs ?? minIntervalMs, nextDelay),
-    });
+    throw notFinalYet(`${key} is not final yet`, Math.max(cadenceMs ?? minIntervalMs, nextDelay));
   }
   return { ...result, queries: ctx.info.attempt, nextQueryAt: Date.now() + nextDelay };
 }
@@ -157,12 +132,10 @@ export async function createAtMostOnce<R>(
   if (previous?.taskId) return { taskId: previous.taskId, record: previous.record };
   // A marker left by an older attempt says nothing about the attempt just before, which may have sent.
   if (ctx.info.attempt > 1 && previous?.notCreatedBy !== ctx.info.attempt - 1) {
-    throw ApplicationFailure.create({
-      type: InternalFailureType.CreateAmbiguous,
-      message: 'a previous create attempt ended without an answer (worker lost or timed out); a task may exist',
-      nonRetryable: true,
-      details: [{ ...ambiguityDetails }],
-    });
+    throw createAmbiguous(
+      'a previous create attempt ended without an answer (worker lost or timed out); a task may exist',
+      { ...ambiguityDetails },
+    );
   }
   try {
     const created = await create();
@@ -170,12 +143,7 @@ export async function createAtMostOnce<R>(
     return created;
   } catch (err) {
     if (err instanceof ServiceError && err.ambiguous) {
-      throw ApplicationFailure.create({
-        type: InternalFailureType.CreateAmbiguous,
-        message: `${err.message}; not resubmitted blindly`,
-        nonRetryable: true,
-        details: [{ ...evidenceOf(err), ...ambiguityDetails }],
-      });
+      throw createAmbiguous(`${err.message}; not resubmitted blindly`, { ...evidenceOf(err), ...ambiguityDetails });
     }
     if (err instanceof ServiceError && err.retryable) {
       ctx.heartbeat({ notCreatedBy: ctx.info.attempt } satisfies CreateProgress<R>);

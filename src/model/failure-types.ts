@@ -26,6 +26,9 @@ export const FailureType = {
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
+/** The failure type of ReviewThenGenerateBatch's own activity (rtgReadJobsFile). */
+export const BatchFailureType = { JobsFileUnreadable: 'JobsFileUnreadable' } as const;
+
 /**
  * Internal failure types used between our activities and workflows; they never end a workflow.
  * - CreateAmbiguous: a create or an async review submit answered 500 / timed out / connection reset: a task may exist.

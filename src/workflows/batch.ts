@@ -5,7 +5,7 @@
 // to children of the previous one, and child ids (`<batchId>/<index>` or the job's business key) make a
 // job that was already started impossible to start twice. The run itself is BatchRun (batch-run.ts).
 import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { BatchActivities } from '../contract/index.js';
+import { invalidRunInput, type BatchActivities } from '../contract/index.js';
 import {
   BATCH_DEFAULTS,
   batchProgressQuery,
@@ -16,7 +16,6 @@ import {
 } from './batch-input.js';
 import { BatchRun } from './batch-run.js';
 import { fileSource, inlineSource } from './batch-sources.js';
-import { invalidInput } from './failures.js';
 
 const { rtgReadJobsFile } = proxyActivities<BatchActivities>({
   startToCloseTimeout: '1 minute',
@@ -25,7 +24,7 @@ const { rtgReadJobsFile } = proxyActivities<BatchActivities>({
 
 export async function ReviewThenGenerateBatch(input: ReviewThenGenerateBatchInput): Promise<BatchSummary> {
   const validation = validateBatchInput(input);
-  if (!validation.ok) throw invalidInput(validation.problem, [validation.problem]);
+  if (!validation.ok) throw invalidRunInput(validation.problem, [validation.problem]);
   const options = validation.value;
   const info = workflowInfo();
   const state: BatchCarry = options.carry ?? {

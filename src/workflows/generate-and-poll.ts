@@ -2,8 +2,18 @@
 // /v1/videos, aigc-images), created once, then polled on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ApplicationFailure, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import type { GatewayActivities, GatewayCreateResult, GatewayTaskSummary } from '../contract/index.js';
+import { proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import {
+  generationCancelled,
+  generationExpired,
+  generationFailed,
+  generationTimedOut,
+  invalidRunInput,
+  submitUnconfirmed,
+  type GatewayActivities,
+  type GatewayCreateResult,
+  type GatewayTaskSummary,
+} from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
 import {
@@ -12,7 +22,8 @@ import {
   type GenerateAndPollJob,
   type GenerateAndPollTiming,
 } from './generate-and-poll-input.js';
-import { ambiguityOf, asPublicFailure, invalidInput, isActivityTimeout } from './failures.js';
+import { ambiguityOf } from './ambiguity.js';
+import { asPublicFailure, isActivityTimeout } from './failure-reading.js';
 import {
   generateAndPollProgressQuery,
   type GenerateAndPollProgress,
@@ -43,7 +54,7 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   setHandler(generateAndPollProgressQuery, () => progress);
   const validation = validateGenerateAndPollInput(input);
   if (!validation.ok) {
-    const failure = invalidInput(formatIssues(validation.problems), validation.problems);
+    const failure = invalidRunInput(formatIssues(validation.problems), validation.problems);
     fail(progress, failure);
     throw failure;
   }
@@ -96,14 +107,11 @@ async function createGatewayTaskOnce(
       if (!ambiguity) throw err;
       progress.lastError = `create ambiguous (${attempt}): ${ambiguity.message}`;
       if (!job.resubmitOnAmbiguity || attempt >= 2) {
-        throw ApplicationFailure.create({
-          type: FailureType.SubmitUnconfirmed,
-          message:
-            `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
+        throw submitUnconfirmed(
+          `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
             `(${ambiguity.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
-          nonRetryable: true,
-          details: [{ entryPoint: job.entryPoint, createRequests: attempt, evidence: ambiguity.evidence }],
-        });
+          { entryPoint: job.entryPoint, createRequests: attempt, evidence: ambiguity.evidence },
+        );
       }
       progress.stage = 'ambiguity-grace';
       if (job.timing.createAmbiguityGraceMs > 0) await sleep(job.timing.createAmbiguityGraceMs);
@@ -171,9 +179,13 @@ function outcome(
   task: GatewayTaskSummary,
   progress: GenerateAndPollProgress,
 ): GenerateAndPollResult {
-  const evidence = [
-    { entryPoint: job.entryPoint, taskId: task.taskId, state: task.state, error: task.error, record: task.raw },
-  ];
+  const evidence = {
+    entryPoint: job.entryPoint,
+    taskId: task.taskId,
+    state: task.state,
+    error: task.error,
+    record: task.raw,
+  };
   const said = task.error?.message ?? task.error?.code;
   switch (task.reading) {
     case 'succeeded':
@@ -188,38 +200,21 @@ function outcome(
         queries: progress.queries,
       };
     case 'cancelled':
-      throw ApplicationFailure.create({
-        type: FailureType.GenerationCancelled,
-        message: `${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`,
-        nonRetryable: true,
-        details: evidence,
-      });
+      throw generationCancelled(`${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`, evidence);
     case 'expired':
-      throw ApplicationFailure.create({
-        type: FailureType.GenerationExpired,
-        message: `${job.entryPoint} task ${task.taskId} expired (${task.state})`,
-        nonRetryable: true,
-        details: evidence,
-      });
+      throw generationExpired(`${job.entryPoint} task ${task.taskId} expired (${task.state})`, evidence);
     default:
-      throw ApplicationFailure.create({
-        type: FailureType.GenerationFailed,
-        message: `${job.entryPoint} task ${task.taskId} ended ${task.state ?? 'without a state'}${said ? `: ${said}` : ''}`,
-        nonRetryable: true,
-        details: evidence,
-      });
+      throw generationFailed(
+        `${job.entryPoint} task ${task.taskId} ended ${task.state ?? 'without a state'}${said ? `: ${said}` : ''}`,
+        evidence,
+      );
   }
 }
 
 /** Callers see one ApplicationFailure of a public type; activity wrappers are unwrapped, evidence kept. */
 function publicFailure(err: unknown): unknown {
   if (err instanceof PollTimedOut) {
-    return ApplicationFailure.create({
-      type: FailureType.GenerationTimedOut,
-      message: err.message,
-      nonRetryable: true,
-      details: [{ taskId: err.taskId }],
-    });
+    return generationTimedOut(err.message, { taskId: err.taskId });
   }
   return asPublicFailure(err, FailureType.GenerationFailed);
 }

@@ -1,10 +1,17 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
-import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
-import { isFinalVideoStatus, pollActivityId, type VideoTaskSummary } from '../contract/index.js';
-import { FailureType } from '../model/failure-types.js';
+import { CancellationScope, condition } from '@temporalio/workflow';
+import {
+  generationCancelled,
+  generationExpired,
+  generationFailed,
+  generationTimedOut,
+  isFinalVideoStatus,
+  pollActivityId,
+  type VideoTaskSummary,
+} from '../contract/index.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
-import { afterAmbiguousSubmit, ambiguityOf, submitUnconfirmed } from './failures.js';
+import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
@@ -64,7 +71,7 @@ export async function createVideoTaskOnce(
               ? run.videoCallbackTaskIds[0]
               : undefined,
           unconfirmed: (why) =>
-            submitUnconfirmed(
+            unconfirmedFailure(
               `the video task create (model ${String(body.model)})`,
               'the video generation service',
               ambiguity,
@@ -122,40 +129,19 @@ export async function waitForVideo(
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {
-      throw ApplicationFailure.create({
-        type: FailureType.GenerationTimedOut,
-        message: `video task ${taskId} not final after ${t.generationTimeoutMs} ms`,
-        nonRetryable: true,
-        details: [{ taskId }],
-      });
+      throw generationTimedOut(`video task ${taskId} not final after ${t.generationTimeoutMs} ms`, { taskId });
     }
     throw err;
   }
-  const evidence = [{ taskId, error: task.error, record: task.raw }];
+  const evidence = { taskId, error: task.error, record: task.raw };
   if (task.status === 'failed') {
-    throw ApplicationFailure.create({
-      type: FailureType.GenerationFailed,
-      message: `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`,
-      nonRetryable: true,
-      details: evidence,
-    });
+    throw generationFailed(
+      `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`,
+      evidence,
+    );
   }
-  if (task.status === 'expired') {
-    throw ApplicationFailure.create({
-      type: FailureType.GenerationExpired,
-      message: `video task ${taskId} expired`,
-      nonRetryable: true,
-      details: evidence,
-    });
-  }
-  if (task.status === 'cancelled') {
-    throw ApplicationFailure.create({
-      type: FailureType.GenerationCancelled,
-      message: `video task ${taskId} was cancelled`,
-      nonRetryable: true,
-      details: evidence,
-    });
-  }
+  if (task.status === 'expired') throw generationExpired(`video task ${taskId} expired`, evidence);
+  if (task.status === 'cancelled') throw generationCancelled(`video task ${taskId} was cancelled`, evidence);
   return task;
 }
 

@@ -1,14 +1,15 @@
 // The review stage: every URL reviewed, grouped by type in batches of at most 50, in parallel; each
 // batch submitted once (never blindly resubmitted), waited for by callback or polling; continue only when
 // every item passed.
-import { ApplicationFailure } from '@temporalio/workflow';
 import {
   isFinalReviewStatus,
   pollActivityId,
+  reviewRejected,
+  reviewTimedOut,
+  type RejectedItem,
   type ReviewSubmitInput,
   type ReviewTaskSummary,
 } from '../contract/index.js';
-import { FailureType } from '../model/failure-types.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { confirmReviewTask } from './review-confirm.js';
@@ -26,7 +27,7 @@ export async function reviewAll(
   const outcomes = await Promise.allSettled(
     job.reviewBatches.map((batch, i) => reviewBatch(job, run, workflowId, batch, i)),
   );
-  const rejectedItems: Array<{ url: string; error_code?: string; error_message?: string; reviewTaskId: string }> = [];
+  const rejectedItems: RejectedItem[] = [];
   for (const o of outcomes) {
     if (o.status === 'rejected') {
       const err: unknown = o.reason;
@@ -35,12 +36,7 @@ export async function reviewAll(
     }
   }
   if (rejectedItems.length > 0) {
-    throw ApplicationFailure.create({
-      type: FailureType.ReviewRejected,
-      message: `review rejected ${rejectedItems.length} item(s): ${rejectedItems.map((r) => `${r.url} (${r.error_code ?? 'no code'}: ${r.error_message ?? 'no message'})`).join('; ')}`,
-      nonRetryable: true,
-      details: [{ items: rejectedItems }],
-    });
+    throw reviewRejected(rejectedItems);
   }
   return outcomes.flatMap((o) => (o.status === 'fulfilled' ? o.value : []));
 }
@@ -126,12 +122,7 @@ async function waitForReview(
     });
   } catch (err) {
     if (err instanceof WaitTimedOut) {
-      throw ApplicationFailure.create({
-        type: FailureType.ReviewTimedOut,
-        message: `review task ${taskId} not final after ${t.reviewTimeoutMs} ms`,
-        nonRetryable: true,
-        details: [{ reviewTaskId: taskId }],
-      });
+      throw reviewTimedOut(taskId, t.reviewTimeoutMs);
     }
     throw err;
   }

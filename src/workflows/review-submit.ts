@@ -3,14 +3,8 @@
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
-import {
-  afterAmbiguousSubmit,
-  ambiguityOf,
-  isFinalFailure,
-  retryAfterRaisedOf,
-  submitUnconfirmed,
-  type Ambiguity,
-} from './failures.js';
+import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
+import { isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
 import { countedAmbiguity } from './job-metrics.js';
@@ -30,7 +24,7 @@ export interface BatchContext {
 function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
   const { batch } = ctx;
   return (why: string) =>
-    submitUnconfirmed(
+    unconfirmedFailure(
       `the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`,
       'the asset review service',
       ambiguity,

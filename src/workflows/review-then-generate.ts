@@ -11,9 +11,9 @@ import {
 } from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
-import { reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
+import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
-import { asPublicFailure, invalidInput } from './failures.js';
+import { asPublicFailure } from './failure-reading.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { historyShape } from './history-version.js';
@@ -28,7 +28,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   const validation = validateReviewThenGenerateInput(input);
   if (!validation.ok) {
     countJob('failed', FailureType.InvalidInput);
-    throw invalidInput(formatIssues(validation.problems), validation.problems);
+    throw invalidRunInput(formatIssues(validation.problems), validation.problems);
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();

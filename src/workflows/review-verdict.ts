@@ -1,16 +1,12 @@
 // The verdict on a finished review task (spec: continue only if the task is completed and the chosen item
 // has submit_review_status 1; asset addresses only from result.items[], as Asset:// URLs). Pure.
-import { ApplicationFailure } from '@temporalio/workflow';
-import type { ReviewTaskSummary } from '../contract/index.js';
-import { FailureType } from '../model/failure-types.js';
+import { reviewCancelled, reviewFailed, type RejectedItem, type ReviewTaskSummary } from '../contract/index.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch } from './input.js';
 
 /** Items of a batch that did not pass: collected across batches into one ReviewRejected. */
 export class ReviewItemsRejected extends Error {
-  constructor(
-    readonly items: Array<{ url: string; error_code?: string; error_message?: string; reviewTaskId: string }>,
-  ) {
+  constructor(readonly items: RejectedItem[]) {
     super('review items rejected');
   }
 }
@@ -25,21 +21,13 @@ export function holdsExactly(task: ReviewTaskSummary, urls: string[]): boolean {
 /** Continue only when the task is completed and every URL of the batch has submit_review_status 1. */
 export function verdict(task: ReviewTaskSummary, batch: ReviewBatch): ApprovedAsset[] {
   const reviewTaskId = task.taskId ?? '';
-  if (task.status === 'cancelled') {
-    throw ApplicationFailure.create({
-      type: FailureType.ReviewCancelled,
-      message: `review task ${reviewTaskId} was cancelled by the review service; not resubmitted`,
-      nonRetryable: true,
-      details: [{ reviewTaskId, error: task.error, record: task.raw }],
-    });
-  }
+  const evidence = { reviewTaskId, error: task.error, record: task.raw };
+  if (task.status === 'cancelled') throw reviewCancelled(evidence);
   if (task.status !== 'completed') {
-    throw ApplicationFailure.create({
-      type: FailureType.ReviewFailed,
-      message: `review task ${reviewTaskId} ended ${task.rawStatus ?? task.status}${task.error?.message ? `: ${task.error.message}` : ''}`,
-      nonRetryable: true,
-      details: [{ reviewTaskId, error: task.error, record: task.raw }],
-    });
+    throw reviewFailed(
+      `review task ${reviewTaskId} ended ${task.rawStatus ?? task.status}${task.error?.message ? `: ${task.error.message}` : ''}`,
+      evidence,
+    );
   }
   const approved: ApprovedAsset[] = [];
   const rejected: ReviewItemsRejected['items'] = [];

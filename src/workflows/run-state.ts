@@ -8,7 +8,7 @@ import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RunActivities } from './run-activities.js';
 import { CallbackBurst } from './callback-burst.js';
-import { nextQueryAtOf } from './failures.js';
+import { nextQueryAtOf } from './failure-reading.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
 /** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */

@@ -7,7 +7,7 @@
 // every Retry-After hold across workers.
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { RetryAfterRaised } from '../model/failure-types.js';
-import { isActivityCallFailure, isActivityTimeout, isStoppedActivity, retryAfterRaisedOf } from './failures.js';
+import { isActivityCallFailure, isActivityTimeout, isStoppedActivity, retryAfterRaisedOf } from './failure-reading.js';
 
 export interface WaitOptions<T> {
   callbacksOn: boolean;

@@ -2,7 +2,7 @@
 // worker's VIDEO_STORE. Whatever goes wrong here ends the run as VideoStoreFailed: the video task is done
 // and is never created again for it.
 import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { StoreActivities } from '../contract/index.js';
+import { videoStoreFailed, type StoreActivities } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { StoredVideo } from '../model/stored-video.js';
 import type { Timing } from './input.js';
@@ -46,11 +46,10 @@ export async function storeVideo(
     if (isCancellation(err)) throw err;
     const cause = err instanceof ApplicationFailure ? err : (err as { cause?: unknown }).cause;
     const message = cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
-    throw ApplicationFailure.create({
-      type: FailureType.VideoStoreFailed,
-      message: `the video of task ${taskId} was generated but could not be stored: ${message}`,
-      nonRetryable: true,
-      details: [{ taskId, videoUrl, lastError: message }],
+    throw videoStoreFailed(`the video of task ${taskId} was generated but could not be stored: ${message}`, {
+      taskId,
+      videoUrl,
+      lastError: message,
     });
   }
 }

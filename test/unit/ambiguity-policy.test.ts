@@ -1,13 +1,13 @@
-// The policy after an ambiguous submit or create (src/workflows/failures.ts): adopt the task a callback
+// The policy after an ambiguous submit or create (src/workflows/ambiguity.ts): adopt the task a callback
 // names; otherwise SubmitUnconfirmed, unless the job opted in to resubmitting. Milliseconds.
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it, vi } from 'vitest';
 import {
   afterAmbiguousSubmit,
   MAX_AMBIGUOUS_SUBMITS,
-  submitUnconfirmed,
+  unconfirmedFailure,
   type Ambiguity,
-} from '../../src/workflows/failures.js';
+} from '../../src/workflows/ambiguity.js';
 
 /** The stage's deadline (epoch ms), far from the grace. */
 const DEADLINE = Date.now() + 3_600_000;
@@ -17,7 +17,7 @@ const noCallback: Ambiguity = { callbackSent: false, message: 'socket reset', ev
 function policy(ambiguity: Ambiguity, o: { optIn?: boolean; count?: number; found?: string } = {}) {
   const find = vi.fn(async (_until: number) => o.found);
   const unconfirmed = vi.fn((why: string) =>
-    submitUnconfirmed('the create', 'the video service', ambiguity, why, { stage: 'creating' }),
+    unconfirmedFailure('the create', 'the video service', ambiguity, why, { stage: 'creating' }),
   );
   const run = afterAmbiguousSubmit({
     ambiguity,

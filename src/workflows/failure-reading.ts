@@ -1,0 +1,81 @@
+// Failures as workflow code reads them: what an activity's failure means (a time-out, a poll stopped on
+// request, a longer Retry-After, a final answer of the service), and how whatever ended a run is shown
+// as one of the public failure types (design: public contract). Failures are made in one place,
+// src/contract/failures.ts; this file only reads them.
+import { RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { publicFailure } from '../contract/index.js';
+import { FailureType, InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
+
+// ---- What an activity failure means --------------------------------------------------------------
+
+/**
+ * The activity ran out of time: either an attempt timed out, or its schedule-to-close deadline passed
+ * between polls (then the cause is the last "not final yet" and the retry state says TIMEOUT). An attempt
+ * that ended after the activity was asked to stop is not a time-out of the wait.
+ */
+export function isActivityTimeout(err: unknown): boolean {
+  if (isStoppedActivity(err)) return false;
+  return (
+    err instanceof ActivityFailure && (err.cause instanceof TimeoutFailure || err.retryState === RetryState.TIMEOUT)
+  );
+}
+
+/** An attempt that ended after its activity was asked to stop is not retried: the server says so. */
+export function isStoppedActivity(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.retryState === RetryState.CANCEL_REQUESTED;
+}
+
+export function retryAfterRaisedOf(err: unknown): RetryAfterRaised | undefined {
+  const cause = applicationCause(err);
+  return cause?.type === InternalFailureType.RetryAfterRaised ? (cause.details?.[0] as RetryAfterRaised) : undefined;
+}
+
+/** When a failed query says its task may be queried next (see QueryTiming), if it says so. */
+export function nextQueryAtOf(err: unknown): number | undefined {
+  const details = applicationCause(err)?.details ?? [];
+  const timing = [...details]
+    .reverse()
+    .find((d): d is QueryTiming => typeof (d as QueryTiming | null)?.nextQueryAt === 'number');
+  return timing?.nextQueryAt;
+}
+
+/** The activity failed in a way its retries cannot change (a final answer of the service). */
+export function isFinalFailure(err: unknown): boolean {
+  return applicationCause(err)?.nonRetryable === true;
+}
+
+/**
+ * The failure an activity call ended with: the cause of an ActivityFailure, or the ApplicationFailure
+ * itself, which is how this SDK reports the failure of a local activity (the confirming queries).
+ */
+export function applicationCause(err: unknown): ApplicationFailure | undefined {
+  if (err instanceof ActivityFailure) return err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  return err instanceof ApplicationFailure ? err : undefined;
+}
+
+/** An activity call (local or not) failed, as opposed to the workflow code around it. */
+export function isActivityCallFailure(err: unknown): boolean {
+  return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TimeoutFailure;
+}
+
+// ---- The public failure of a run ------------------------------------------------------------------
+
+const PUBLIC_FAILURE_TYPES = new Set<string>(Object.values(FailureType));
+
+/**
+ * Callers see one ApplicationFailure whose type is in the public contract, not the activity wrapper: an
+ * activity's final failure keeps its type and evidence; anything else (retries exhausted, time-outs) is
+ * reported as `fallbackType`, the failure of the stage it happened in.
+ */
+export function asPublicFailure(err: unknown, fallbackType: FailureType): unknown {
+  if (err instanceof ApplicationFailure && err.type && PUBLIC_FAILURE_TYPES.has(err.type)) return err;
+  if (!(err instanceof ActivityFailure) && !(err instanceof ApplicationFailure)) return err;
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const causeType = cause instanceof ApplicationFailure ? cause.type : undefined;
+  return publicFailure(
+    causeType && PUBLIC_FAILURE_TYPES.has(causeType) ? (causeType as FailureType) : fallbackType,
+    cause?.message ?? err.message,
+    cause instanceof ApplicationFailure ? [...(cause.details ?? [])] : [],
+  );
+}
