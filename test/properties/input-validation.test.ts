@@ -18,11 +18,10 @@ const WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND = 17;
 
 const TOP_LEVEL = /^(\(input\)|task|review|callbacks|timing|batchId)(\b|\.|\[|$)/;
 
+// "Never a hang" is that every property below runs all its inputs to the end (a hang ends the test by its
+// time-out); that validation fits in a workflow task is the dev-server test's: no workflow task fails.
 function checkVerdict(input: unknown) {
-  const started = performance.now();
   const v = validateReviewThenGenerateInput(input);
-  const ms = performance.now() - started;
-  expect(ms).toBeLessThan(1_000);
   if (v.ok) {
     expect(v.job.task.content.length).toBeGreaterThan(0);
     expect(typeof v.job.task.model).toBe('string');

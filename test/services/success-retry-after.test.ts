@@ -130,10 +130,10 @@ describe('submitSync per-call time-out', () => {
   it('a shorter deadline than the client default gives up sooner', async () => {
     const review = new ReviewClient(reviewConfig(server.url, { timeoutMs: 5_000 }));
     try {
+      // The answer comes at 1.5 s: a call still bound by the 5 s default would get it and succeed, so a
+      // time-out here means the 200 ms deadline ended the call before the server answered.
       slowSync(1_500);
-      const started = Date.now();
       const err = await caught(review.submitSync(reviewBody, { timeoutMs: 200 }));
-      expect(Date.now() - started).toBeLessThan(1_200);
       expect(err).toMatchObject({ kind: 'timeout', ambiguous: true });
       expect((err as ServiceError).message).toContain('within 200 ms');
       // The client's own default still holds for the next call.

@@ -104,16 +104,15 @@ describe('ReviewThenGenerate happy path', () => {
     );
     await handle.result();
     const queries = stack.sandbox.requests().filter((r) => r.operation === 'review.query');
-    expect(queries.length).toBe(4);
+    // Three resets, then the query that gets through: one query per attempt, none added.
+    expect(queries.map((q) => q.fault ?? q.status)).toEqual(['reset', 'reset', 'reset', 200]);
     const [g1, g2, g3] = gaps(queries.map((q) => q.at));
     console.log(`network-failure backoff observed: ${g1} ms, ${g2} ms, ${g3} ms`);
-    // Lower bounds are the rule; upper bounds only tell the steps apart (a loaded machine adds latency).
+    // The rule, end to end: never sooner than each step. The steps themselves (the delays the query asks
+    // for: 1, 2, 4, then 4 s) are asserted as values in test/activities/at-most-once.test.ts.
     expect(g1).toBeGreaterThanOrEqual(1_000 - 1);
-    expect(g1).toBeLessThan(2_000);
     expect(g2).toBeGreaterThanOrEqual(2_000 - 1);
-    expect(g2).toBeLessThan(4_000);
     expect(g3).toBeGreaterThanOrEqual(4_000 - 1);
-    expect(g3).toBeLessThan(6_000);
   });
 
   it('review.mode "sync" reviews with one synchronous submit per batch and no review query', async () => {
