@@ -17,6 +17,12 @@ const KNOWN_STATUSES: Record<string, VideoTaskStatus> = {
   expired: 'expired',
 };
 
+/** The normalized status of a raw one (any case, `canceled` too); `unknown` when it is none of them. */
+export function toVideoTaskStatus(raw: string | undefined): VideoTaskStatus {
+  const key = raw?.toLowerCase();
+  return key !== undefined && Object.hasOwn(KNOWN_STATUSES, key) ? (KNOWN_STATUSES[key] ?? 'unknown') : 'unknown';
+}
+
 /**
  * The states a video task ends in: the one list, read by the polls (src/activities/) and by the workflow
  * (src/workflows/, on query answers and on the statuses callbacks report) alike.
@@ -68,10 +74,9 @@ export function normalizeVideoTask(raw: unknown): VideoTask {
     data !== undefined && outer.id === undefined && outer.status === undefined && outer.task_status === undefined;
   const r = videoTaskRecordSchema().parse(wrapped ? data : outer);
   const rawStatus = r.status ?? r.task_status;
-  const key = rawStatus?.toLowerCase();
   return {
     id: r.id ?? r.task_id,
-    status: key !== undefined && Object.hasOwn(KNOWN_STATUSES, key) ? (KNOWN_STATUSES[key] ?? 'unknown') : 'unknown',
+    status: toVideoTaskStatus(rawStatus),
     rawStatus,
     videoUrl: r.content?.video_url ?? r.video_url,
     error: errorInfo(r.error, r.error_code, r.error_message),
