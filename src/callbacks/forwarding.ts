@@ -16,12 +16,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { CallbackKind } from '../callback-signing.js';
-import { pollActivityId, ReviewTaskIds, VideoTaskId, type CallbackSignal } from '../contract/index.js';
+import {
+  pollActivityId,
+  ReviewTaskIds,
+  VideoTaskId,
+  WORKING_REVIEW_STATUSES,
+  WORKING_VIDEO_STATUSES,
+  type CallbackSignal,
+} from '../contract/index.js';
 
 /** Statuses that say a task is still working (every other status, or none, may need the run's attention). */
-const WORKING: Record<CallbackKind, Set<string>> = {
-  video: new Set(['queued', 'running']),
-  review: new Set(['pending', 'processing']),
+const WORKING: Record<CallbackKind, ReadonlySet<string>> = {
+  video: WORKING_VIDEO_STATUSES,
+  review: WORKING_REVIEW_STATUSES,
 };
 
 /** A callback naming a task that says the task is still working. */

@@ -31,7 +31,7 @@ export {
 } from './search-attributes.js';
 export { pollActivityId } from './activity-ids.js';
 // Which task states are final: written once each, in the wire model, and shared through here.
-export { FINAL_REVIEW_STATUSES, isFinalReviewStatus } from '../model/review/task.js';
-export { FINAL_VIDEO_STATUSES, isFinalVideoStatus } from '../model/video/task.js';
+export { FINAL_REVIEW_STATUSES, isFinalReviewStatus, WORKING_REVIEW_STATUSES } from '../model/review/task.js';
+export { FINAL_VIDEO_STATUSES, isFinalVideoStatus, WORKING_VIDEO_STATUSES } from '../model/video/task.js';
 // Every ApplicationFailure the package raises, one constructor per failure type.
 export * from './failures.js';

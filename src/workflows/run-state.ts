@@ -2,7 +2,7 @@
 // callbacks received, and the record of when each task may be queried next. Every write to the progress
 // goes through a method here; the stages read it.
 import { condition } from '@temporalio/workflow';
-import { isFinalVideoStatus, type CallbackSignal } from '../contract/index.js';
+import { WORKING_VIDEO_STATUSES, type CallbackSignal } from '../contract/index.js';
 import type { ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
@@ -32,9 +32,9 @@ export class RunState {
   readonly burst = new CallbackBurst();
 
   #indexedStage: Stage | undefined;
-  /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
   /** Tasks with a query activity under way: the next query of the same task waits for its answer. */
   readonly #queriesInFlight = new Set<string>();
+  /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
   readonly #namedTaskReads = new Map<string, Promise<ReviewTaskSummary | 'unreadable' | undefined>>();
 
   /**
@@ -221,8 +221,7 @@ export class RunState {
     }
     if (s.taskId && !current && !this.videoCallbackTaskIds.includes(s.taskId)) this.videoCallbackTaskIds.push(s.taskId);
     // A callback that says the task is still running needs no query; a final or unreadable one does.
-    if (!s.status || isFinalVideoStatus(s.status) || !['queued', 'running'].includes(s.status))
-      this.pendingVideoCallback = true;
+    if (!s.status || !WORKING_VIDEO_STATUSES.has(s.status)) this.pendingVideoCallback = true;
   }
 
   videoCallbackPending() {

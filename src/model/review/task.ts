@@ -31,6 +31,9 @@ export const FINAL_REVIEW_STATUSES: ReadonlySet<string> = new Set<ReviewTaskStat
   'cancelled',
 ]);
 
+/** The states of a review task still at work: a callback reporting one moves no run forward. */
+export const WORKING_REVIEW_STATUSES: ReadonlySet<string> = new Set<ReviewTaskStatus>(['pending', 'processing']);
+
 /** A normalized status (or any string) that is final. */
 export function isFinalReviewStatus(s: string): boolean {
   return FINAL_REVIEW_STATUSES.has(s);

@@ -34,6 +34,9 @@ export const FINAL_VIDEO_STATUSES: ReadonlySet<string> = new Set<VideoTaskStatus
   'expired',
 ]);
 
+/** The states of a video task still at work: a callback reporting one moves no run forward. */
+export const WORKING_VIDEO_STATUSES: ReadonlySet<string> = new Set<VideoTaskStatus>(['queued', 'running']);
+
 /** A normalized status (or a status a callback reported) that is final. */
 export function isFinalVideoStatus(s: string): boolean {
   return FINAL_VIDEO_STATUSES.has(s);
