@@ -29,7 +29,13 @@ export interface SoakOptions {
   httpTimeoutMs: number;
   /** How long a hang fault holds the answer: longer than the client time-out, so it becomes a time-out. */
   hangMs: number;
-  sandbox: { reviewDurationMs: number; videoDurationMs: number };
+  /** Passed to startSandbox; `--video-quota` / `--review-quota` add the sandbox's tasks-in-flight limits. */
+  sandbox: {
+    reviewDurationMs: number;
+    videoDurationMs: number;
+    videoMaxTasksInFlight?: number;
+    reviewMaxTasksInFlight?: number;
+  };
   /** Random up-time of each worker process (from ready) before its SIGKILL. */
   workerKillEveryMs: [number, number];
   /** Random up-time of the callback receiver process (from ready) before its restart. */
@@ -66,7 +72,7 @@ const TIMING: Timing = {
   callTimeoutMs: 15_000,
 };
 
-export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --seeds S,S,...] [--workers N] [--window W] [--out DIR] [--reliability FILE] [--dump-histories]
+export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --seeds S,S,...] [--workers N] [--window W] [--out DIR] [--reliability FILE] [--dump-histories] [--video-quota N] [--review-quota N]
   --quick            100 jobs and a shorter chaos schedule (the CI run)
   --jobs N           number of jobs (default 1000, or 100 with --quick)
   --seed S           seed of the job mix, faults and chaos schedule (default: random, printed)
@@ -77,7 +83,11 @@ export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --
   --window W         jobs in flight at once (default 100, or 50 with --quick)
   --out DIR          folder for logs and report.json (default: a new temp folder)
   --reliability FILE write the run's record (RELIABILITY.md) there
-  --dump-histories   write every workflow history to DIR/histories.jsonl`;
+  --dump-histories   write every workflow history to DIR/histories.jsonl
+  --video-quota N    the sandbox allows N video tasks in flight (per API key) and answers a create beyond
+                     them 429, making nothing (default: no quota). Off by default: until the workflows do
+                     admission control, jobs may fail on the 429s and the run's expectations not hold
+  --review-quota N   the same for review tasks in flight (per access token; default: no quota)`;
 
 export function parseSoakOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({
@@ -93,6 +103,8 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
       out: { type: 'string' },
       reliability: { type: 'string' },
       'dump-histories': { type: 'boolean', default: false },
+      'video-quota': { type: 'string' },
+      'review-quota': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -134,7 +146,16 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     timing: { ...TIMING, ...(quick ? { reviewTimeoutMs: 60_000, generationTimeoutMs: 60_000 } : {}) },
     httpTimeoutMs: 2_000,
     hangMs: 3_000,
-    sandbox: { reviewDurationMs: 1_000, videoDurationMs: 10_000 },
+    sandbox: {
+      reviewDurationMs: 1_000,
+      videoDurationMs: 10_000,
+      ...(values['video-quota'] !== undefined
+        ? { videoMaxTasksInFlight: int('video-quota', values['video-quota'], 0, 1) }
+        : {}),
+      ...(values['review-quota'] !== undefined
+        ? { reviewMaxTasksInFlight: int('review-quota', values['review-quota'], 0, 1) }
+        : {}),
+    },
     workerKillEveryMs: quick ? [15_000, 30_000] : [15_000, 40_000],
     receiverRestartEveryMs: quick ? [20_000, 40_000] : [30_000, 60_000],
     serverStopAtShare: 0.5,

@@ -2,6 +2,8 @@
 // what the client saw: the answers recorded in `response` / `retryAfter` (unless marked `clientGone`) tell
 // it which tasks were cancelled, completed, which Asset:// addresses were approved and which addresses
 // were signed downstream URLs.
+import { QUOTA_RETRY_AFTER_RULE, quotaRetryAfterViolations } from './audit-quota.js';
+import { notBeforeOf } from './retry-after-at.js';
 import type { RequestLogEntry, Violation } from './types.js';
 
 export interface AuditOptions {
@@ -20,6 +22,7 @@ export const AUDIT_RULES = {
   downstreamUrl: 'video.downstream-url',
   assetNotApproved: 'video.asset-not-approved',
   createBeforeReview: 'video.create-before-review',
+  quotaRetryAfter: QUOTA_RETRY_AFTER_RULE,
 } as const;
 
 type ReviewState = 'pending' | 'completed' | 'failed' | 'cancelled';
@@ -156,7 +159,7 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       }
     }
   }
-  return out;
+  return [...out, ...quotaRetryAfterViolations(entries)].sort((a, b) => a.seq - b.seq);
 }
 
 function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, detail: string) => void): void {
@@ -188,20 +191,6 @@ function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, 
       `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`,
     );
   }
-}
-
-/** The earliest next query a Retry-After allows: it counts from the answer (a sync one comes long after `at`). */
-function notBeforeOf(e: RequestLogEntry, retryAfter: string): number {
-  const answered = e.answeredAt ?? e.at;
-  return answered + retryAfterMs(retryAfter, answered);
-}
-
-/** Delta-seconds or an HTTP-date, as a wait in ms from `at`. */
-function retryAfterMs(value: string, at: number): number {
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const date = Date.parse(v);
-  return Number.isNaN(date) ? 0 : Math.max(0, date - at);
 }
 
 function looksSigned(url: string): boolean {

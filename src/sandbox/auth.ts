@@ -36,3 +36,10 @@ export function reviewAuthProblem(headers: IncomingHttpHeaders, accessToken: str
   if (!sameSecret(token, accessToken)) return 'X-Access-Token rejected';
   return undefined;
 }
+
+/** The credential a request authenticated with (once checked): quotas are kept per credential. */
+export function credentialOf(headers: IncomingHttpHeaders): string {
+  const token = headers['x-access-token'];
+  if (typeof token === 'string') return token;
+  return /^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
+}

@@ -1,7 +1,8 @@
-// What both emulated services share: clock/timers, callbacks out, the asset registry, resolved options.
+// What both emulated services share: clock/timers, callbacks out, the asset registry, quotas, resolved options.
 import { randomBytes } from 'node:crypto';
 import type { AssetRegistry } from './assets.js';
 import type { CallbackDispatcher } from './callbacks.js';
+import type { QuotaBook } from './quotas.js';
 import type { Scheduler } from './scheduler.js';
 
 export interface ResolvedOptions {
@@ -30,6 +31,8 @@ export interface ServiceContext {
   scheduler: Scheduler;
   callbacks: CallbackDispatcher;
   assets: AssetRegistry;
+  /** The quotas both services enforce on creates and submits (quotas.ts). */
+  quotas: QuotaBook;
   /** Filled once both servers listen: addresses the services hand out (video files, signed URLs). */
   baseUrls: { video: string; review: string };
 }

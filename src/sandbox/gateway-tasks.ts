@@ -29,6 +29,12 @@ interface GatewayTask {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** The model a create names (`model`, or vendor A's `model_name`), else the entry point's default. */
+export function gatewayModel(kind: GatewayTaskKind, body: Record<string, unknown>): string {
+  if (typeof body.model === 'string') return body.model;
+  return typeof body.model_name === 'string' ? body.model_name : `${kind}-default`;
+}
+
 export class GatewayTasks {
   private tasks = new Map<string, GatewayTask>();
 
@@ -37,13 +43,13 @@ export class GatewayTasks {
     private readonly scripted: (model: string, prompt: string) => ScriptedGatewayOutcome | undefined,
   ) {}
 
-  create(kind: GatewayTaskKind, body: Record<string, unknown>): { id: string; json: unknown } {
-    const model =
-      typeof body.model === 'string'
-        ? body.model
-        : typeof body.model_name === 'string'
-          ? body.model_name
-          : `${kind}-default`;
+  /** Makes the task; it holds a slot of the quota scope (credential, model) until its final phase. */
+  create(
+    kind: GatewayTaskKind,
+    body: Record<string, unknown>,
+    quota: { credential: string; model: string },
+  ): { id: string; json: unknown } {
+    const model = quota.model;
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     const script = this.scripted(model, prompt);
     const said = (w: string) => prompt.toLowerCase().includes(w);
@@ -70,6 +76,7 @@ export class GatewayTasks {
     };
     this.tasks.set(task.id, task);
     const duration = script?.durationMs ?? this.ctx.options.videoDurationMs;
+    this.ctx.quotas.started('video', quota.credential, model, task.id, now + duration);
     const steps: Array<[number, Phase]> = [
       [0.25, 'running'],
       ...(task.unknownPhase ? [[0.5, 'unknown'] as [number, Phase]] : []),
@@ -82,6 +89,7 @@ export class GatewayTasks {
         task.phase = step[1];
         task.updatedAt = Date.now();
         task.timer = undefined;
+        if (i === steps.length - 1) this.ctx.quotas.finished('video', task.id);
         next(i + 1, duration * step[0]);
       });
     };

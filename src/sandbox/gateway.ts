@@ -4,10 +4,10 @@
 // lifecycles. Requests are logged and fault-matched as operation 'other': target a query with
 // `match.taskId`, a POST with `match.model` or `match.url` (a substring of the raw body).
 // Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
-import { videoAuthProblem } from './auth.js';
+import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
 import { checkSyncBody, syncReply, type GatewaySyncKind } from './gateway-replies.js';
-import { GatewayTasks, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
+import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
 import { describeIssues, type Issue } from './validation.js';
@@ -136,7 +136,11 @@ export class GatewaySandbox {
       if (typeof body.value.prompt !== 'string' || body.value.prompt.trim() === '') {
         return invalid([{ field: 'prompt', rule: 'is required (a non-empty description of the task)' }]);
       }
-      const created = this.tasks.create(action.create, body.value);
+      // The account's quota, the native create's: per credential and per model.
+      const quota = { credential: credentialOf(req.headers), model: gatewayModel(action.create, body.value) };
+      const refused = this.ctx.quotas.ask('video', quota.credential, quota.model);
+      if (refused) return refused;
+      const created = this.tasks.create(action.create, body.value, quota);
       return { status: 200, json: created.json, taskId: created.id };
     }
     const model = decode(groups.model);

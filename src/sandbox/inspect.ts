@@ -3,8 +3,9 @@
 // emulated services.
 import { z } from 'zod';
 import { callbackFaultRuleSchema, faultRuleSchema } from './faults.js';
+import { quotaUpdateSchema } from './quota-options.js';
 import { errorReply, type InspectHandler, type Reply } from './server.js';
-import type { CallbackFaultRule, FaultRule, Sandbox } from './types.js';
+import type { CallbackFaultRule, FaultRule, QuotaUpdate, Sandbox } from './types.js';
 import { describeIssues, fieldPath } from './validation.js';
 
 const verdictSchema = z.object({
@@ -43,6 +44,7 @@ export function createInspectHandler(sandbox: Sandbox): InspectHandler {
       if (path === '/video-tasks') return ok(sandbox.videoTasks());
       if (path === '/review-tasks') return ok(sandbox.reviewTasks());
       if (path === '/info') return ok({ videoBaseUrl: sandbox.videoBaseUrl, reviewBaseUrl: sandbox.reviewBaseUrl });
+      if (path === '/quotas') return ok({ limits: sandbox.quotas(), stats: sandbox.quotaStats() });
     }
     if (method === 'POST') {
       if (path === '/reset') {
@@ -54,6 +56,12 @@ export function createInspectHandler(sandbox: Sandbox): InspectHandler {
         if ('reply' in r) return r.reply;
         sandbox.addFault(r.value as FaultRule);
         return ok();
+      }
+      if (path === '/quotas') {
+        const r = parse(quotaUpdateSchema, body, false);
+        if ('reply' in r) return r.reply;
+        sandbox.setQuotas(r.value as QuotaUpdate);
+        return ok({ limits: sandbox.quotas() });
       }
       if (path === '/callback-faults') {
         const r = parse(callbackFaultRuleSchema, body, true);

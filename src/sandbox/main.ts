@@ -1,6 +1,7 @@
 // Standalone sandbox process (npm run sandbox): both services on fixed ports with fixed dev credentials,
 // scriptable over /__sandbox/ and by URL/prompt hints. One line on stdout once listening.
 import { startSandbox } from './index.js';
+import { parseModelLimits, parseQuotaRetryAfter } from './quota-options.js';
 
 function intEnv(name: string): number | undefined;
 function intEnv(name: string, fallback: number): number;
@@ -23,6 +24,18 @@ function boolEnv(name: string): boolean {
   process.exit(2);
 }
 
+/** A value read by `parse` (which throws with the reason), or undefined when unset. */
+function parsedEnv<T>(name: string, parse: (name: string, raw: string) => T): T | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    return parse(name, raw);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(2);
+  }
+}
+
 // The same variable as the worker's: private media and callback addresses are refused (400) unless set.
 const allowPrivateUrls = boolEnv('ALLOW_PRIVATE_URLS');
 
@@ -41,6 +54,15 @@ const sandbox = await startSandbox({
   cancelPath: process.env.SANDBOX_CANCEL_PATH || undefined,
   reviewProcessingRetryAfter: process.env.SANDBOX_REVIEW_PROCESSING_RETRY_AFTER || undefined,
   allowPrivateUrls,
+  // The sandbox's real quotas (SANDBOX_ prefix: never the workers' VIDEO_MAX_... settings); unset = unlimited.
+  videoMaxTasksInFlight: intEnv('SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT'),
+  videoMaxTasksInFlightByModel: parsedEnv('SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL', parseModelLimits),
+  videoMaxCreatesPerMinute: intEnv('SANDBOX_VIDEO_MAX_CREATES_PER_MINUTE'),
+  videoMaxCreatesPerMinuteByModel: parsedEnv('SANDBOX_VIDEO_MAX_CREATES_PER_MINUTE_BY_MODEL', parseModelLimits),
+  videoQuotaRetryAfter: parsedEnv('SANDBOX_VIDEO_QUOTA_RETRY_AFTER', parseQuotaRetryAfter),
+  reviewMaxTasksInFlight: intEnv('SANDBOX_REVIEW_MAX_TASKS_IN_FLIGHT'),
+  reviewMaxSubmitsPerMinute: intEnv('SANDBOX_REVIEW_MAX_SUBMITS_PER_MINUTE'),
+  reviewQuotaRetryAfter: parsedEnv('SANDBOX_REVIEW_QUOTA_RETRY_AFTER', parseQuotaRetryAfter),
 });
 
 const privateNote = allowPrivateUrls

@@ -1,7 +1,7 @@
 // The asset review service ({identity_url}): sync and async submit, task query, review callbacks, and
 // the signed downstream addresses it hands out. Task life: pending -> processing (done_count rising item
 // by item) -> completed | failed | cancelled, spread over reviewDurationMs.
-import { reviewAuthProblem } from './auth.js';
+import { credentialOf, reviewAuthProblem } from './auth.js';
 import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { ReviewOutcome, ReviewTaskSummary, ReviewVerdict } from './types.js';
@@ -97,6 +97,9 @@ export class ReviewService implements ServiceHandler {
       return errorReply(400, 'invalid_request', describeIssues(checked.issues), { issues: checked.issues });
 
     const s = checked.value;
+    const credential = credentialOf(req.headers); // quota: a 429 that makes nothing
+    const refused = this.ctx.quotas.ask('review', credential);
+    if (refused) return refused;
     const scripted = this.outcomes.find((o) => s.urls.includes(o.url));
     const task: ReviewTaskState = {
       taskId: `rvt-${randomHex(12)}`,
@@ -118,6 +121,7 @@ export class ReviewService implements ServiceHandler {
       waiters: [],
     };
     this.tasks.set(task.taskId, task);
+    this.ctx.quotas.started('review', credential, undefined, task.taskId, task.createdAt + task.durationMs);
     this.schedule(task);
 
     if (mode === 'sync') {
@@ -177,6 +181,7 @@ export class ReviewService implements ServiceHandler {
       task.error = { code: 'REVIEW_CANCELLED', message: 'the review task was cancelled; do not resubmit by default' };
     }
     task.status = outcome;
+    this.ctx.quotas.finished('review', task.taskId);
     for (const w of task.waiters.splice(0)) w();
     if (task.callbackUrl) {
       this.ctx.callbacks.send({

@@ -13,7 +13,7 @@ import { malformedReply, statusFaultReply } from './fault-replies.js';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from '../request-target.js';
-import type { GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
+import type { GatewayCall, Operation, QuotaRefusal, RequestLogEntry, ServiceKind } from './types.js';
 import type { RequestLog } from './request-log.js';
 
 export interface RouteInfo {
@@ -44,6 +44,8 @@ export interface Reply {
   stream?: Readable;
   /** Task created or addressed, recorded in the log. */
   taskId?: string;
+  /** A quota refusal (quotas.ts), recorded in the log. */
+  quota?: QuotaRefusal;
 }
 
 export interface ServiceHandler {
@@ -135,6 +137,7 @@ async function serve(
   const sreq: ServiceRequest = { method, url, headers: req.headers, rawBody, body, bodyIsJson: isJson, route };
   const reply = !fault || fault.fault.commit ? await handleSafely(handler, sreq) : undefined;
   if (reply?.taskId !== undefined) entry.taskId = reply.taskId;
+  if (reply?.quota !== undefined) entry.quota = reply.quota; // what the service did, even if a fault then answers
   await deps.scheduler.sleep(deps.latencyMs);
 
   if (!fault) return record(entry, res, reply as Reply);

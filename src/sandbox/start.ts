@@ -6,6 +6,8 @@ import { CallbackDispatcher } from './callbacks.js';
 import type { ResolvedOptions, ServiceContext } from './context.js';
 import { FaultBook } from './faults.js';
 import { createInspectHandler } from './inspect.js';
+import { checkQuotaUpdate, quotaOptionsOf } from './quota-options.js';
+import { QuotaBook } from './quotas.js';
 import { ReviewService } from './review-service.js';
 import { Scheduler } from './scheduler.js';
 import { RequestLog } from './request-log.js';
@@ -47,6 +49,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     scheduler,
     callbacks: new CallbackDispatcher(scheduler, opts.callbackTimeoutMs),
     assets: new AssetRegistry(),
+    quotas: new QuotaBook(quotaOptionsOf(options)),
     baseUrls: { video: '', review: '' },
   };
   const log = new RequestLog();
@@ -97,6 +100,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setVideoFileFault: (fault) => video.files.addFault(fault),
     expireVideoUrls: () => video.files.expireAll(),
     cancelReviewTask: (taskId) => review.cancel(taskId),
+    setQuotas: (update) => ctx.quotas.set(checkQuotaUpdate(update)),
+    quotas: () => ctx.quotas.current(),
+    quotaStats: () => ctx.quotas.stats({ video: opts.apiKey, review: opts.accessToken }),
     reset: () => {
       video.reset();
       review.reset();
@@ -104,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log.clear();
       ctx.callbacks.reset();
       ctx.assets.clear();
+      ctx.quotas.reset();
     },
     close: () => {
       closed ??= (async () => {

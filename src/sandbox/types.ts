@@ -1,4 +1,7 @@
 // Public types of the sandbox (agreed in the shared interfaces file; fields may be added, never renamed).
+import type { QuotaOptions, QuotaRefusal, QuotaStats, QuotaUpdate } from './quota-types.js';
+
+export type * from './quota-types.js';
 
 export type ServiceKind = 'video' | 'review';
 
@@ -8,7 +11,7 @@ export type Operation =
 /** What a request to the video service's other entry points (operation 'other') was: the audit checks them. */
 export type GatewayCall = 'create' | 'query' | 'sync' | 'file';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends QuotaOptions {
   host?: string;
   videoPort?: number;
   reviewPort?: number;
@@ -78,6 +81,8 @@ export interface RequestLogEntry {
   clientGone?: true;
   /** Set for the video service's other entry points (operation 'other'): which kind of call it was. */
   gateway?: GatewayCall;
+  /** Added: the service refused this create or submit (429) for one of its quotas; nothing was made. */
+  quota?: QuotaRefusal;
 }
 
 export interface CallbackLogEntry {
@@ -161,6 +166,12 @@ export interface Sandbox {
   /** Added: every video address handed out so far answers 403 from now on (records carry fresh ones). */
   expireVideoUrls(): void;
   cancelReviewTask(taskId: string): void;
+  /** Added: change the quotas now (tasks already in flight keep running). `reset()` restores the start ones. */
+  setQuotas(update: QuotaUpdate): void;
+  /** Added: the quotas in force. */
+  quotas(): QuotaOptions;
+  /** Added: tasks in flight, their peak, creates admitted and refused, per service (and per video model). */
+  quotaStats(): QuotaStats;
   reset(): void;
   close(): Promise<void>;
 }

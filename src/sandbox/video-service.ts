@@ -1,35 +1,22 @@
 // The video generation service ({base_url}), native task API: create, get, cancel (method and path
 // configurable: the spec does not show them), status callbacks, and the generated files it links to.
 // Task life: queued -> running -> succeeded | failed | expired | cancelled over videoDurationMs.
-import { videoAuthProblem } from './auth.js';
-import { randomHex, urlPathIncludes, type ServiceContext } from './context.js';
+import { credentialOf, videoAuthProblem } from './auth.js';
+import { randomHex, type ServiceContext } from './context.js';
 import { GatewaySandbox } from './gateway.js';
 import { VideoFiles } from './video-file.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
 import { checkVideoCreate, type VideoCreate } from './video-validation.js';
+import {
+  hintedOutcome,
+  isFinal,
+  matches,
+  type ScriptedOutcome,
+  type VideoStatus,
+  type VideoTaskState,
+} from './video-task.js';
 import { describeIssues, type Issue } from './validation.js';
-
-type VideoStatus = 'queued' | 'running' | VideoOutcome;
-
-interface VideoTaskState {
-  id: string;
-  model: string;
-  body: Record<string, unknown>;
-  status: VideoStatus;
-  createdAt: number;
-  updatedAt: number;
-  callbackUrl: string | undefined;
-  outcome: VideoOutcome;
-  durationMs: number;
-  timer: NodeJS.Timeout | undefined;
-}
-
-interface ScriptedOutcome {
-  match: { model?: string; promptIncludes?: string };
-  outcome: VideoOutcome;
-  durationMs: number | undefined;
-}
 
 const ERRORS: Partial<Record<VideoStatus, { code: string; message: string }>> = {
   failed: { code: 'GENERATION_FAILED', message: 'video generation failed' },
@@ -133,6 +120,11 @@ export class VideoService implements ServiceHandler {
     const assetIssues = this.assetIssues(c);
     if (assetIssues.length > 0) return invalidRequest(assetIssues);
 
+    // The account's quota (tasks in flight, creates per minute): a 429 that makes nothing.
+    const credential = credentialOf(req.headers);
+    const refused = this.ctx.quotas.ask('video', credential, c.model);
+    if (refused) return refused;
+
     const scripted = this.outcomes.find((o) => matches(o.match, c));
     const now = Date.now();
     const task: VideoTaskState = {
@@ -148,6 +140,7 @@ export class VideoService implements ServiceHandler {
       timer: undefined,
     };
     this.tasks.set(task.id, task);
+    this.ctx.quotas.started('video', credential, c.model, task.id, now + task.durationMs);
     task.timer = this.ctx.scheduler.after(task.durationMs * 0.25, () => {
       this.transition(task, 'running');
       task.timer = this.ctx.scheduler.after(task.durationMs * 0.75, () => this.transition(task, task.outcome));
@@ -193,7 +186,10 @@ export class VideoService implements ServiceHandler {
   private transition(task: VideoTaskState, status: VideoStatus): void {
     task.status = status;
     task.updatedAt = Date.now();
-    if (isFinal(status)) task.timer = undefined;
+    if (isFinal(status)) {
+      task.timer = undefined;
+      this.ctx.quotas.finished('video', task.id);
+    }
     if (task.callbackUrl) {
       this.ctx.callbacks.send({
         kind: 'video',
@@ -224,25 +220,6 @@ export class VideoService implements ServiceHandler {
 
 function invalidRequest(issues: Issue[]): Reply {
   return errorReply(400, 'invalid_request', describeIssues(issues), { issues });
-}
-
-function isFinal(status: VideoStatus): boolean {
-  return status !== 'queued' && status !== 'running';
-}
-
-function matches(m: ScriptedOutcome['match'], c: VideoCreate): boolean {
-  if (m.model !== undefined && m.model !== c.model) return false;
-  if (m.promptIncludes !== undefined && !c.prompt.includes(m.promptIncludes)) return false;
-  return true;
-}
-
-function hintedOutcome(c: VideoCreate): VideoOutcome {
-  const said = (word: string) =>
-    c.prompt.toLowerCase().includes(word) || c.media.some((m) => urlPathIncludes(m.url, word));
-  if (said('video-fail')) return 'failed';
-  if (said('video-expire')) return 'expired';
-  if (said('video-cancel')) return 'cancelled';
-  return 'succeeded';
 }
 
 function escapeRegExp(s: string): string {

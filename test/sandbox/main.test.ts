@@ -112,4 +112,53 @@ describe('src/sandbox/main.ts', () => {
     process.kill(-child.pid!, 'SIGTERM');
     await exited;
   });
+
+  it('reads the quotas from SANDBOX_ variables and serves them on /__sandbox/quotas', async () => {
+    child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        SANDBOX_VIDEO_PORT: '0',
+        SANDBOX_REVIEW_PORT: '0',
+        SANDBOX_VIDEO_DURATION_MS: '600000',
+        SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT: '3',
+        SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'm:1,other:2',
+        SANDBOX_VIDEO_MAX_CREATES_PER_MINUTE: '10',
+        SANDBOX_VIDEO_QUOTA_RETRY_AFTER: 'none',
+        SANDBOX_REVIEW_MAX_TASKS_IN_FLIGHT: '4',
+        SANDBOX_REVIEW_MAX_SUBMITS_PER_MINUTE: '20',
+        SANDBOX_REVIEW_QUOTA_RETRY_AFTER: '5',
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
+    });
+    let stdout = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
+    const line = await waitFor(
+      () => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined,
+      30_000,
+      'the ready line',
+    );
+    const quotas = await http.call('GET', `${line[1]}/__sandbox/quotas`);
+    expect(quotas.json.limits).toEqual({
+      videoMaxTasksInFlight: 3,
+      videoMaxTasksInFlightByModel: { m: 1, other: 2 },
+      videoMaxCreatesPerMinute: 10,
+      videoQuotaRetryAfter: 'none',
+      reviewMaxTasksInFlight: 4,
+      reviewMaxSubmitsPerMinute: 20,
+      reviewQuotaRetryAfter: 5,
+    });
+    const create = () =>
+      http.call('POST', `${line[1]}/v1/task/create`, {
+        headers: { authorization: 'Bearer sandbox-video-key', 'content-type': 'application/json' },
+        json: { model: 'm', content: [{ type: 'text', text: 'hello' }] },
+      });
+    expect((await create()).status).toBe(200);
+    const refused = await create();
+    expect([refused.status, refused.headers['retry-after']]).toEqual([429, undefined]);
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  });
 });
