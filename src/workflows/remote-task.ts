@@ -1,0 +1,205 @@
+// The life of one remote task (a review batch's task, the video task, a gateway task) as one state
+// machine: an explicit phase, the transitions written once (TRANSITIONS), the task's pacing record and
+// its pending callback. It decides what the run may do next (`next`): wait, query (and not before when),
+// or stop. Pure: no SDK call and no clock (the caller passes the times), so every rule of the spec that
+// concerns a task is a row of test/unit/remote-task.test.ts, run in milliseconds without a server.
+//
+// Not wired yet: issue 25's rebuild of the waiting core replaces the per-task parts of run-state.ts,
+// signal-or-poll.ts, callback-burst.ts and review-confirm.ts with it, as a new Worker Deployment version.
+
+/**
+ * - submitting: the submit or create is under way (at most once);
+ * - ambiguous: its answer was lost, a task may exist; only a callback naming it can tell (the run matches
+ *   the candidate, confirms it with one query, then reports `adopted`), or the job resubmits (opted in);
+ * - waiting: the task is known and working; the next step is a callback's query or the next poll;
+ * - confirming: a callback came that needs one query;
+ * - querying: one query of the task is under way (never two at once);
+ * - unknown: a query's attempt vanished with its worker; it may have seen a final state, so it is not
+ *   repeated while a callback can still tell;
+ * - final: a final state is known (or the time is up): no query, ever again.
+ */
+export type RemoteTaskPhase = 'submitting' | 'ambiguous' | 'waiting' | 'confirming' | 'querying' | 'unknown' | 'final';
+
+export type RemoteTaskEvent =
+  | { type: 'submitted'; taskId: string; at: number }
+  | { type: 'submitAmbiguous' }
+  | { type: 'resubmit' }
+  | { type: 'adopted'; taskId: string; status: string; at: number; retryAfterMs?: number }
+  | { type: 'callback'; taskId?: string; status?: string }
+  | { type: 'querySent' }
+  | { type: 'answered'; status: string; at: number; retryAfterMs?: number }
+  | { type: 'queryFailed'; at: number; retryAfterMs?: number }
+  | { type: 'answerLost' }
+  | { type: 'timedOut' };
+
+export type NextStep =
+  | { step: 'wait'; forCallback: boolean; pollAt?: number }
+  | { step: 'query'; notBefore: number; why: 'confirm' | 'poll' }
+  | { step: 'done'; status: string };
+
+/** The rules of one kind of task (spec: Limits, States and transitions, Events). */
+export interface RemoteTaskRules {
+  /** Queries never closer than this; a Retry-After is obeyed but never shortens it. */
+  minIntervalMs: number;
+  /** Between polls when no callback can come; `fallbackMs` when one can. */
+  pollIntervalMs: number;
+  fallbackMs: number;
+  /** A callback can reach the run for this task (an address was sent, the job wants callbacks). */
+  callbacks: boolean;
+  /** Review: when `cancelled` is returned, stop querying (a callback's word is taken for it too). */
+  cancelledStopsQueries: boolean;
+  isFinal(status: string): boolean;
+  isWorking(status: string): boolean;
+}
+
+/** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
+export const QUERY_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
+
+/** Which events each phase takes; any other is a bug of the caller (`apply` throws). */
+export const TRANSITIONS: Readonly<Record<RemoteTaskPhase, ReadonlyArray<RemoteTaskEvent['type']>>> = {
+  submitting: ['submitted', 'submitAmbiguous', 'callback', 'timedOut'],
+  ambiguous: ['adopted', 'resubmit', 'callback', 'timedOut'],
+  waiting: ['callback', 'querySent', 'timedOut'],
+  confirming: ['callback', 'querySent', 'timedOut'],
+  querying: ['callback', 'answered', 'queryFailed', 'answerLost', 'timedOut'],
+  unknown: ['callback', 'querySent', 'timedOut'],
+  // A callback's word can end the task while a query is under way: that query's outcome is then moot.
+  final: ['callback', 'answered', 'queryFailed', 'answerLost', 'timedOut'],
+};
+
+export class RemoteTask {
+  #phase: RemoteTaskPhase = 'submitting';
+  #taskId: string | undefined;
+  #status: string | undefined;
+  /** Pacing record: no query before this (ms epoch), the longest Retry-After seen, the backoff step. */
+  #notBefore = 0;
+  #retryAfterMs = 0;
+  #networkFailures = 0;
+  /** When the last query (or the submit) was answered: the cadence of polls counts from it. */
+  #lastAnswerAt = 0;
+  /** A callback came that the next query must answer. */
+  #callbackPending = false;
+  /** Callbacks that came before the submit's answer (a fast task): read once the task id is known. */
+  #early: Array<{ taskId?: string; status?: string }> = [];
+
+  constructor(private readonly rules: RemoteTaskRules) {}
+
+  get phase(): RemoteTaskPhase {
+    return this.#phase;
+  }
+  get taskId(): string | undefined {
+    return this.#taskId;
+  }
+  /** The last state known: a query's answer, or a callback's word where it is taken. */
+  get status(): string | undefined {
+    return this.#status;
+  }
+  get pacing(): { notBefore: number; retryAfterMs: number; networkFailures: number } {
+    return { notBefore: this.#notBefore, retryAfterMs: this.#retryAfterMs, networkFailures: this.#networkFailures };
+  }
+
+  apply(e: RemoteTaskEvent): void {
+    if (!TRANSITIONS[this.#phase].includes(e.type)) {
+      throw new Error(`remote task ${this.#taskId ?? '(not created)'}: ${e.type} in phase ${this.#phase}`);
+    }
+    if (this.#phase === 'final' && e.type !== 'callback' && e.type !== 'timedOut') return;
+    switch (e.type) {
+      case 'submitted': {
+        this.#taskId = e.taskId;
+        this.#lastAnswerAt = e.at;
+        this.#notBefore = e.at + this.rules.minIntervalMs;
+        this.#to('waiting');
+        const early = this.#early;
+        this.#early = [];
+        for (const callback of early) this.#callback(callback);
+        return;
+      }
+      case 'submitAmbiguous':
+        return this.#to('ambiguous');
+      case 'resubmit':
+        return this.#to('submitting');
+      case 'adopted':
+        this.#taskId = e.taskId;
+        return this.#answer(e.status, e.at, e.retryAfterMs);
+      case 'callback':
+        return this.#callback(e);
+      case 'querySent':
+        this.#callbackPending = false;
+        return this.#to('querying');
+      case 'answered':
+        return this.#answer(e.status, e.at, e.retryAfterMs);
+      case 'queryFailed': {
+        if (e.retryAfterMs === undefined) this.#networkFailures++;
+        const backoff = QUERY_BACKOFF_MS[Math.min(this.#networkFailures, QUERY_BACKOFF_MS.length) - 1] ?? 0;
+        this.#pace(e.at, e.retryAfterMs ?? backoff);
+        return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
+      }
+      case 'answerLost':
+        return this.#to('unknown');
+      case 'timedOut':
+        if (this.#phase !== 'final') this.#status = 'timed out';
+        return this.#to('final');
+    }
+  }
+
+  /** What the run may do now. */
+  next(): NextStep {
+    const r = this.rules;
+    switch (this.#phase) {
+      case 'final':
+        return { step: 'done', status: this.#status ?? 'timed out' };
+      case 'submitting':
+      case 'querying':
+        return { step: 'wait', forCallback: false };
+      case 'ambiguous':
+        return { step: 'wait', forCallback: true };
+      case 'confirming':
+        return { step: 'query', notBefore: this.#notBefore, why: 'confirm' };
+      case 'unknown':
+        // Only a callback can tell without risking a query after a final state; none can come: query.
+        return r.callbacks
+          ? { step: 'wait', forCallback: true }
+          : { step: 'query', notBefore: this.#notBefore, why: 'poll' };
+      case 'waiting': {
+        const pollAt = Math.max(this.#notBefore, this.#lastAnswerAt + (r.callbacks ? r.fallbackMs : r.pollIntervalMs));
+        return { step: 'wait', forCallback: r.callbacks, pollAt };
+      }
+    }
+  }
+
+  #to(phase: RemoteTaskPhase): void {
+    this.#phase = phase;
+  }
+
+  #pace(at: number, waitMs: number): void {
+    this.#notBefore = Math.max(this.#notBefore, at + Math.max(this.rules.minIntervalMs, waitMs));
+  }
+
+  #answer(status: string, at: number, retryAfterMs: number | undefined): void {
+    this.#status = status;
+    this.#networkFailures = 0;
+    this.#lastAnswerAt = at;
+    if (retryAfterMs !== undefined) this.#retryAfterMs = Math.max(this.#retryAfterMs, retryAfterMs);
+    this.#pace(at, retryAfterMs ?? 0);
+    if (this.rules.isFinal(status)) return this.#to('final');
+    this.#to(this.#callbackPending ? 'confirming' : 'waiting');
+  }
+
+  #callback({ taskId, status }: { taskId?: string; status?: string }): void {
+    // Another task's (an orphan, another batch's) or one that came after the end: not this task's concern.
+    if (this.#phase === 'final' || (taskId !== undefined && this.#taskId !== undefined && taskId !== this.#taskId))
+      return;
+    // Before the task is known: kept until the submit answers, or (ambiguous) left to the run, which
+    // matches a named task to its submit, confirms it with one query and reports `adopted`.
+    if (this.#phase === 'submitting') return void this.#early.push({ taskId, status });
+    if (this.#phase === 'ambiguous') return;
+    if (status !== undefined && this.rules.cancelledStopsQueries && status === 'cancelled') {
+      this.#status = 'cancelled';
+      return this.#to('final');
+    }
+    // Still working: moves nothing forward, needs no query.
+    if (status !== undefined && this.rules.isWorking(status)) return;
+    this.#callbackPending = true;
+    if (this.#phase === 'waiting' || this.#phase === 'unknown') this.#to('confirming');
+  }
+}

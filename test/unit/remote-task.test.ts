@@ -1,0 +1,223 @@
+// Every rule of the spec that concerns one remote task, as a row against the RemoteTask state machine
+// (src/workflows/remote-task.ts): pacing, Retry-After, backoff, final states, callbacks, lost answers.
+import { describe, expect, it } from 'vitest';
+import { isFinalReviewStatus, WORKING_REVIEW_STATUSES } from '../../src/model/review/task.js';
+import { isFinalVideoStatus, WORKING_VIDEO_STATUSES } from '../../src/model/video/task.js';
+import {
+  RemoteTask,
+  TRANSITIONS,
+  type RemoteTaskEvent,
+  type RemoteTaskPhase,
+  type RemoteTaskRules,
+} from '../../src/workflows/remote-task.js';
+
+const T0 = 1_000_000;
+const review = (o: Partial<RemoteTaskRules> = {}): RemoteTaskRules => ({
+  minIntervalMs: 2_000,
+  pollIntervalMs: 2_000,
+  fallbackMs: 30_000,
+  callbacks: true,
+  cancelledStopsQueries: true,
+  isFinal: isFinalReviewStatus,
+  isWorking: (s) => WORKING_REVIEW_STATUSES.has(s),
+  ...o,
+});
+const video = (o: Partial<RemoteTaskRules> = {}): RemoteTaskRules => ({
+  minIntervalMs: 0,
+  pollIntervalMs: 10_000,
+  fallbackMs: 60_000,
+  callbacks: true,
+  cancelledStopsQueries: false,
+  isFinal: isFinalVideoStatus,
+  isWorking: (s) => WORKING_VIDEO_STATUSES.has(s),
+  ...o,
+});
+
+function submitted(rules: RemoteTaskRules, taskId = 't1') {
+  const task = new RemoteTask(rules);
+  task.apply({ type: 'submitted', taskId, at: T0 });
+  return task;
+}
+
+function queried(task: RemoteTask, answer: Omit<Extract<RemoteTaskEvent, { type: 'answered' }>, 'type'>) {
+  task.apply({ type: 'querySent' });
+  task.apply({ type: 'answered', ...answer });
+  return task;
+}
+
+describe('RemoteTask: pacing (spec: Limits)', () => {
+  it('never queries closer than the minimum interval, from the submit and from each answer', () => {
+    const task = submitted(review({ callbacks: false }));
+    expect(task.next()).toEqual({ step: 'wait', forCallback: false, pollAt: T0 + 2_000 });
+    queried(task, { status: 'processing', at: T0 + 2_100 });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: false, pollAt: T0 + 4_100 });
+  });
+
+  it('obeys a Retry-After, which never shortens the minimum interval', () => {
+    const task = submitted(review({ callbacks: false }));
+    queried(task, { status: 'processing', at: T0 + 2_000, retryAfterMs: 5_000 });
+    expect(task.pacing.notBefore).toBe(T0 + 7_000);
+    queried(task, { status: 'processing', at: T0 + 7_000, retryAfterMs: 100 });
+    expect(task.pacing.notBefore).toBe(T0 + 9_000);
+  });
+
+  it('backs off 1 s, 2 s, 4 s, then 4 s after network failures, never below the interval; an answer resets it', () => {
+    const v = submitted(video({ callbacks: false }));
+    const gaps: number[] = [];
+    for (let i = 0, at = T0; i < 4; i++) {
+      v.apply({ type: 'querySent' });
+      v.apply({ type: 'queryFailed', at });
+      gaps.push(v.pacing.notBefore - at);
+      at = v.pacing.notBefore;
+    }
+    expect(gaps).toEqual([1_000, 2_000, 4_000, 4_000]);
+    queried(v, { status: 'running', at: T0 + 20_000 });
+    expect(v.pacing.networkFailures).toBe(0);
+
+    const r = submitted(review({ callbacks: false }));
+    r.apply({ type: 'querySent' });
+    r.apply({ type: 'queryFailed', at: T0 + 2_000 });
+    expect(r.pacing.notBefore - (T0 + 2_000)).toBe(2_000);
+  });
+
+  it('a failure that carries a Retry-After waits for it and is not a network failure', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'queryFailed', at: T0 + 2_000, retryAfterMs: 10_000 });
+    expect(task.pacing).toMatchObject({ notBefore: T0 + 12_000, networkFailures: 0 });
+  });
+});
+
+describe('RemoteTask: final states (spec: States and transitions)', () => {
+  it.each(['completed', 'failed', 'cancelled'])('a review task answered %s is done: no query ever again', (status) => {
+    const task = queried(submitted(review()), { status, at: T0 + 2_000 });
+    expect(task.next()).toEqual({ step: 'done', status });
+    expect(() => task.apply({ type: 'querySent' })).toThrow(/querySent in phase final/);
+    task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    expect(task.next()).toEqual({ step: 'done', status });
+  });
+
+  it('a review callback reporting cancelled ends the task without a query (stop querying)', () => {
+    const task = submitted(review());
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
+  });
+
+  it('a video callback reporting cancelled is confirmed by one query (no such rule for video)', () => {
+    const task = submitted(video());
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0, why: 'confirm' });
+  });
+
+  it('the time-out ends any phase, and a query under way when the word came is moot', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    task.apply({ type: 'answered', status: 'cancelled', at: T0 + 2_500 });
+    expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
+    const slow = submitted(video());
+    slow.apply({ type: 'timedOut' });
+    expect(slow.next()).toEqual({ step: 'done', status: 'timed out' });
+  });
+});
+
+describe('RemoteTask: callbacks (spec: Events)', () => {
+  it('waits for a callback first, polling slowly as the fallback', () => {
+    expect(submitted(review()).next()).toEqual({ step: 'wait', forCallback: true, pollAt: T0 + 30_000 });
+  });
+
+  it('a still-working callback needs no query; a final or unreadable one needs exactly one', () => {
+    const task = submitted(video());
+    task.apply({ type: 'callback', taskId: 't1', status: 'running' });
+    expect(task.next().step).toBe('wait');
+    task.apply({ type: 'callback', taskId: 't1', status: 'succeeded' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'succeeded' }); // a duplicate delivery
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0, why: 'confirm' });
+    queried(task, { status: 'succeeded', at: T0 + 5_000 });
+    expect(task.next()).toEqual({ step: 'done', status: 'succeeded' });
+
+    const noStatus = submitted(review());
+    noStatus.apply({ type: 'callback', taskId: 't1' });
+    expect(noStatus.next()).toMatchObject({ step: 'query', why: 'confirm' });
+  });
+
+  it('a callback during a query is answered by that query if final, else by one more', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    task.apply({ type: 'answered', status: 'processing', at: T0 + 2_000 });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 4_000, why: 'confirm' });
+    queried(task, { status: 'completed', at: T0 + 4_000 });
+    expect(task.next().step).toBe('done');
+  });
+
+  it("ignores another task's callback; one that came before the submit's answer is read once the id is known", () => {
+    const task = submitted(video(), 't1');
+    task.apply({ type: 'callback', taskId: 'orphan', status: 'succeeded' });
+    expect(task.next().step).toBe('wait');
+
+    const fast = new RemoteTask(review());
+    fast.apply({ type: 'callback', taskId: 't9', status: 'completed' });
+    fast.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    fast.apply({ type: 'submitted', taskId: 't1', at: T0 });
+    expect(fast.next()).toEqual({ step: 'done', status: 'cancelled' });
+  });
+});
+
+describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => {
+  it('a query whose attempt vanished is not repeated while a callback can still tell', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'answerLost' });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
+
+    const completed = submitted(review());
+    completed.apply({ type: 'querySent' });
+    completed.apply({ type: 'answerLost' });
+    completed.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    expect(completed.next()).toMatchObject({ step: 'query', why: 'confirm' });
+  });
+
+  it('without callbacks a lost answer is queried again, paced: nothing else can tell', () => {
+    const task = submitted(review({ callbacks: false }));
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'answerLost' });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 2_000, why: 'poll' });
+  });
+
+  it('an ambiguous submit queries nothing until the run adopts a task, or resubmits (opted in)', () => {
+    const task = new RemoteTask(review());
+    task.apply({ type: 'submitAmbiguous' });
+    task.apply({ type: 'callback', taskId: 'rv-7', status: 'completed' });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
+    task.apply({ type: 'adopted', taskId: 'rv-7', status: 'completed', at: T0 });
+    expect(task.next()).toEqual({ step: 'done', status: 'completed' });
+
+    const again = new RemoteTask(review());
+    again.apply({ type: 'submitAmbiguous' });
+    again.apply({ type: 'resubmit' });
+    expect(again.phase).toBe('submitting');
+    expect(() => new RemoteTask(review()).apply({ type: 'resubmit' })).toThrow(/resubmit in phase submitting/);
+  });
+});
+
+describe('RemoteTask: the transition table', () => {
+  it('names every phase, and only one query is ever under way', () => {
+    const phases: RemoteTaskPhase[] = [
+      'submitting',
+      'ambiguous',
+      'waiting',
+      'confirming',
+      'querying',
+      'unknown',
+      'final',
+    ];
+    expect(Object.keys(TRANSITIONS).sort()).toEqual([...phases].sort());
+    expect(phases.filter((p) => TRANSITIONS[p].includes('querySent'))).toEqual(['waiting', 'confirming', 'unknown']);
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    expect(() => task.apply({ type: 'querySent' })).toThrow(/querySent in phase querying/);
+  });
+});
