@@ -35,3 +35,5 @@ export { FINAL_REVIEW_STATUSES, isFinalReviewStatus, WORKING_REVIEW_STATUSES } f
 export { FINAL_VIDEO_STATUSES, isFinalVideoStatus, WORKING_VIDEO_STATUSES } from '../model/video/task.js';
 // Every ApplicationFailure the package raises, one constructor per failure type.
 export * from './failures.js';
+// The admission gate (one workflow per quota key): its messages, types and workflow id.
+export * from './admission.js';

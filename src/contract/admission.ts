@@ -1,0 +1,101 @@
+// The admission gate's messages and types (src/workflows/admission/), shared by the gate, the runs that
+// ask it for a slot and the activity that starts it (src/activities/admission.ts). One gate per quota key.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/** Priorities run from 1 (highest) to 5; a request without one is 3. */
+export const DEFAULT_PRIORITY = 3;
+export const DEFAULT_FAIRNESS_KEY = 'default';
+
+/** One run's request for a slot: the run is where the grant is signalled. */
+export interface SlotRequest {
+  /** Unique per request; a request sent twice (a retried signal) is one request. */
+  requestId: string;
+  workflowId: string;
+  runId: string;
+  /** 1 (highest) to 5. */
+  priority: number;
+  /** The tenant: tenants share the slots by weight, whatever each one has waiting. */
+  fairnessKey: string;
+  /** The tenant's weight (default 1): a weight-2 tenant holds twice the slots of a weight-1 one. */
+  weight: number;
+  /** Set by the gate when it receives the request (ms since the epoch, workflow time). */
+  enqueuedAt: number;
+}
+
+/** What a requester sends: the gate stamps `enqueuedAt`. */
+export type SlotAsk = Omit<SlotRequest, 'enqueuedAt' | 'priority' | 'fairnessKey' | 'weight'> &
+  Partial<Pick<SlotRequest, 'priority' | 'fairnessKey' | 'weight'>>;
+
+export interface GrantedSlot {
+  requestId: string;
+  workflowId: string;
+  runId: string;
+  fairnessKey: string;
+  grantedAt: number;
+  /** The gate checks the holder is still running when this passes, and frees the slot if not. */
+  leaseUntil: number;
+}
+
+/** The whole state of one gate: what continue-as-new carries. */
+export interface GateSnapshot {
+  capacity: number;
+  waiting: SlotRequest[];
+  granted: GrantedSlot[];
+  /** The grant counter and, per tenant, the count at its last grant (ties go to the least recently served). */
+  grants: number;
+  lastServed: Record<string, number>;
+}
+
+export interface AdmissionGateInput {
+  key: string;
+  capacity: number;
+  /** How long a holder keeps a slot before the gate checks it is still running (default 10 minutes). */
+  leaseMs?: number;
+  /** Continue as new past this many history events (default 10,000), or when Temporal suggests it. */
+  maxHistoryEvents?: number;
+  /** Carried over by continue-as-new. */
+  state?: GateSnapshot;
+}
+
+/** The gate's answer to `gateState`. */
+export interface GateStateView {
+  key: string;
+  capacity: number;
+  inFlight: number;
+  waiting: number;
+  /** Waiting requests by priority ("1".."5"), then by tenant. */
+  waitingBy: Record<string, Record<string, number>>;
+  granted: GrantedSlot[];
+}
+
+export interface SlotGranted {
+  requestId: string;
+  leaseUntil: number;
+}
+
+/** What the acquire activity needs: the gate to start if it is not running, and the request. */
+export interface AcquireSlotInput {
+  key: string;
+  capacity: number;
+  leaseMs?: number;
+  request: SlotAsk;
+}
+
+export interface AdmissionActivities {
+  /** Signals the gate of `key`, starting it first if needed (signal-with-start). */
+  rtgAcquireSlot(input: AcquireSlotInput): Promise<void>;
+}
+
+/** The gate's workflow id for a quota key. */
+export function admissionGateId(key: string): string {
+  return `admission-${key}`;
+}
+
+export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
+export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
+export const renewSlotSignal = defineSignal<[{ requestId: string }]>('renewSlot');
+/** Sent by the gate to the requesting run: on the grant, and again as the lease check. */
+export const slotGrantedSignal = defineSignal<[SlotGranted]>('slotGranted');
+export const gateStateQuery = defineQuery<GateStateView>('gateState');
+/** How many requests would be granted before this one if no slot were released meanwhile; -1 unknown. */
+export const slotPositionQuery = defineQuery<number, [string]>('slotPosition');

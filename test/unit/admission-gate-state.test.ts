@@ -1,0 +1,195 @@
+// The admission gate's decisions without a server (src/workflows/admission/gate-state.ts): capacity,
+// priority, tenant fairness and weights, leases, idempotent messages, positions, the carried snapshot.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GateState } from '../../src/workflows/admission/gate-state.js';
+
+const LEASE = 10_000;
+let n = 0;
+function ask(fairnessKey: string, o: { priority?: number; weight?: number; at?: number } = {}) {
+  const id = `${fairnessKey}-${++n}`;
+  return {
+    requestId: id,
+    workflowId: `wf-${id}`,
+    runId: `run-${id}`,
+    fairnessKey,
+    enqueuedAt: o.at ?? 0,
+    ...(o.priority !== undefined ? { priority: o.priority } : {}),
+    ...(o.weight !== undefined ? { weight: o.weight } : {}),
+  };
+}
+const tenantOf = (id: string) => id.split('-')[0];
+
+/** Frees the oldest held slot, then grants: the tenant of each grant, one slot freed at a time. */
+function freeOneByOne(gate: GateState, times: number, now = 1): string[] {
+  const tenants: string[] = [];
+  for (let i = 0; i < times; i++) {
+    const oldest = gate.snapshot().granted[0];
+    if (oldest) gate.release(oldest.requestId);
+    tenants.push(...gate.grant(now, now + LEASE).map((g) => g.fairnessKey));
+  }
+  return tenants;
+}
+
+describe('GateState', () => {
+  it('never grants more than its capacity, and each request at most once, whatever the order of messages', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('acquire' as const), tenant: fc.constantFrom('a', 'b', 'c'), p: fc.nat(6) }),
+            fc.record({ op: fc.constant('release' as const), pick: fc.nat(30) }),
+            fc.record({ op: fc.constant('grant' as const) }),
+            fc.record({ op: fc.constant('expire' as const), at: fc.nat(3 * LEASE) }),
+          ),
+          { maxLength: 80 },
+        ),
+        (capacity, ops) => {
+          const gate = new GateState(capacity);
+          const ids: string[] = [];
+          const granted = new Set<string>();
+          for (const o of ops) {
+            if (o.op === 'acquire') {
+              const a = ask(o.tenant, { priority: o.p });
+              ids.push(a.requestId);
+              gate.acquire(a);
+            } else if (o.op === 'release' && ids.length > 0) gate.release(ids[o.pick % ids.length]!);
+            else if (o.op === 'grant') {
+              for (const g of gate.grant(0, LEASE)) {
+                expect(granted.has(g.requestId)).toBe(false);
+                granted.add(g.requestId);
+              }
+            } else if (o.op === 'expire') gate.expire(o.at);
+            expect(gate.inFlight).toBeLessThanOrEqual(capacity);
+          }
+        },
+      ),
+    );
+  });
+
+  it('grants the highest priority first: a priority-1 request overtakes waiting priority-3 ones', () => {
+    const gate = new GateState(1);
+    gate.acquire(ask('a'));
+    gate.grant(0, LEASE);
+    const low = [ask('a', { priority: 3 }), ask('b', { priority: 3 }), ask('c')];
+    for (const r of low) gate.acquire(r);
+    const high = ask('d', { priority: 1 });
+    gate.acquire(high);
+    expect(gate.position(high.requestId)).toBe(0);
+    expect(gate.grant(1, LEASE)).toEqual([]);
+    gate.release(gate.snapshot().granted[0]!.requestId);
+    expect(gate.grant(1, LEASE).map((g) => g.requestId)).toEqual([high.requestId]);
+  });
+
+  it('tenant A has 40 waiting, then tenant B asks for 4: B is admitted within the next 4 grants (capacity 10)', () => {
+    const gate = new GateState(10);
+    for (let i = 0; i < 40; i++) gate.acquire(ask('A'));
+    expect(gate.grant(0, LEASE)).toHaveLength(10);
+    for (let i = 0; i < 4; i++) gate.acquire(ask('B'));
+    expect(freeOneByOne(gate, 4)).toEqual(['B', 'B', 'B', 'B']);
+    expect(gate.view('k').waitingBy).toEqual({ '3': { A: 30 } });
+  });
+
+  it('with capacity 2 the shares meet at once: B takes every other grant, its 4 within the next 8', () => {
+    const gate = new GateState(2);
+    for (let i = 0; i < 40; i++) gate.acquire(ask('A'));
+    gate.grant(0, LEASE);
+    for (let i = 0; i < 4; i++) gate.acquire(ask('B'));
+    expect(freeOneByOne(gate, 8)).toEqual(['B', 'A', 'B', 'A', 'B', 'A', 'B', 'A']);
+  });
+
+  it('a weight-2 tenant holds twice the slots of a weight-1 tenant, and gets two grants per turn of it', () => {
+    const gate = new GateState(6);
+    for (let i = 0; i < 30; i++) {
+      gate.acquire(ask('heavy', { weight: 2 }));
+      gate.acquire(ask('light'));
+    }
+    const first = gate.grant(0, LEASE).map((g) => g.fairnessKey);
+    expect(first.filter((t) => t === 'heavy')).toHaveLength(4);
+    const next = freeOneByOne(gate, 30);
+    expect(next.filter((t) => t === 'heavy')).toHaveLength(20);
+    expect(next.filter((t) => t === 'light')).toHaveLength(10);
+  });
+
+  it('is FIFO within a tenant and priority', () => {
+    const gate = new GateState(3);
+    const mine = [ask('a'), ask('a'), ask('a')];
+    for (const r of mine) gate.acquire(r);
+    expect(gate.grant(0, LEASE).map((g) => g.requestId)).toEqual(mine.map((r) => r.requestId));
+  });
+
+  it('frees a slot whose lease passed, not before; a renewed lease holds longer', () => {
+    const gate = new GateState(2);
+    const [a, b] = [ask('a'), ask('b')];
+    gate.acquire(a);
+    gate.acquire(b);
+    gate.grant(0, LEASE);
+    expect(gate.renew(b.requestId, 2 * LEASE)).toBe(true);
+    expect(gate.nextLeaseExpiry()).toBe(LEASE);
+    expect(gate.expire(LEASE - 1)).toEqual([]);
+    expect(gate.dueLeases(LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
+    expect(gate.expire(LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
+    expect(gate.inFlight).toBe(1);
+    expect(gate.nextLeaseExpiry()).toBe(2 * LEASE);
+    expect(gate.renew(a.requestId, 3 * LEASE)).toBe(false);
+  });
+
+  it('ignores a second acquire of the same request (a retried signal), a second release and unknown ids', () => {
+    const gate = new GateState(1);
+    const a = ask('a');
+    expect(gate.acquire(a)).toBe(true);
+    expect(gate.acquire(a)).toBe(false);
+    expect(gate.waitingCount).toBe(1);
+    gate.grant(0, LEASE);
+    expect(gate.acquire(a)).toBe(false);
+    expect(gate.waitingCount).toBe(0);
+    expect(gate.release('nobody')).toBe(false);
+    expect(gate.release(a.requestId)).toBe(true);
+    expect(gate.release(a.requestId)).toBe(false);
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it('withdraws a waiting request on release', () => {
+    const gate = new GateState(1);
+    const [a, b] = [ask('a'), ask('b')];
+    gate.acquire(a);
+    gate.acquire(b);
+    expect(gate.release(b.requestId)).toBe(true);
+    expect(gate.grant(0, LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
+    expect(gate.waitingCount).toBe(0);
+  });
+
+  it('gives each waiting request its position: the grants before it if no slot were released', () => {
+    const gate = new GateState(1);
+    const held = ask('a');
+    gate.acquire(held);
+    gate.grant(0, LEASE);
+    const queued = [ask('a'), ask('a'), ask('b'), ask('c', { priority: 1 })];
+    for (const r of queued) gate.acquire(r);
+    expect(gate.position(held.requestId)).toBe(0);
+    expect(gate.position('unknown')).toBe(-1);
+    const order = [...gate.order()].map((r) => r.requestId);
+    expect(order.map(tenantOf)).toEqual(['c', 'b', 'a', 'a']);
+    for (const [i, id] of order.entries()) expect(gate.position(id)).toBe(i);
+  });
+
+  it('keeps clamped priorities, default tenant and weight', () => {
+    const gate = new GateState(1);
+    gate.acquire({ requestId: 'x', workflowId: 'w', runId: 'r', enqueuedAt: 5, priority: 9, fairnessKey: '' });
+    expect(gate.snapshot().waiting).toEqual([
+      { requestId: 'x', workflowId: 'w', runId: 'r', priority: 5, fairnessKey: 'default', weight: 1, enqueuedAt: 5 },
+    ]);
+  });
+
+  it('decides the same after a round trip through its snapshot (what continue-as-new carries)', () => {
+    const gate = new GateState(3);
+    for (let i = 0; i < 6; i++) gate.acquire(ask(i % 2 ? 'a' : 'b', { priority: 2 + (i % 3) }));
+    gate.grant(0, LEASE);
+    for (let i = 0; i < 6; i++) gate.acquire(ask(['a', 'b', 'c'][i % 3]!));
+    const copy = new GateState(99, JSON.parse(JSON.stringify(gate.snapshot())));
+    expect(copy.capacity).toBe(3);
+    expect(copy.snapshot()).toEqual(gate.snapshot());
+    expect(freeOneByOne(copy, 6)).toEqual(freeOneByOne(gate, 6));
+  });
+});
