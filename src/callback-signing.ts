@@ -17,12 +17,14 @@ export interface CallbackTarget {
 
 /**
  * Signing keys, newest first: the first signs, every one verifies (a rotation adds the new key second,
- * then first, then drops the old one once the URLs it signed have expired: docs/operations.md).
+ * then first, then drops the old one once the URLs it signed have expired: docs/operations.md). A string
+ * is read as CALLBACK_SECRET is, comma-separated, so `process.env.CALLBACK_SECRET` passed as it is means
+ * the same keys to a worker and a receiver however each was configured.
  */
 export type CallbackSecrets = string | readonly string[];
 
 export function callbackKeys(secrets: CallbackSecrets): readonly string[] {
-  const keys = typeof secrets === 'string' ? [secrets] : secrets;
+  const keys = typeof secrets === 'string' ? secrets.split(',').map((k) => k.trim()) : secrets;
   if (keys.length === 0 || keys.some((k) => k === '')) throw new TypeError('callback secrets must be non-empty');
   return keys;
 }

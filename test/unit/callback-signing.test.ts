@@ -69,6 +69,13 @@ describe('callback URLs', () => {
     expect(verify([B], signedByA)).toEqual({ ok: false, reason: 'bad signature' });
   });
 
+  it('read a string of keys as CALLBACK_SECRET is read: comma-separated, newest first', () => {
+    const fromString = buildCallbackUrl('https://cb.example.com', `${B}, ${A}`, target);
+    expect(fromString).toBe(buildCallbackUrl('https://cb.example.com', [B, A], target));
+    expect(verify(`${B},${A}`, buildCallbackUrl('https://cb.example.com', [A], target)).ok).toBe(true);
+    expect(() => buildCallbackUrl('https://cb.example.com', `${A},`, target)).toThrow(/non-empty/);
+  });
+
   it('name the values a scan and the transport must blank out: the URL and its signature', () => {
     const url = buildCallbackUrl('https://cb.example.com', A, target);
     const sig = queryOf(url).get('sig')!;
