@@ -3,3 +3,5 @@
 export { ReviewThenGenerate } from './review-then-generate.js';
 export { ReviewThenGenerateBatch } from './batch.js';
 export { GenerateAndPoll } from './generate-and-poll.js';
+// Groundwork for quotas (issue 26): one gate per quota key; no job asks it for a slot yet.
+export { AdmissionGate } from './admission/gate.js';

@@ -1,0 +1,93 @@
+// AdmissionGate: one workflow per quota key (workflow id `admission-<key>`) that holds the key's slots,
+// the semaphore of Temporal's mutex sample with the state kept in a class (GateState, gate-state.ts) as in
+// the safe-message-handlers sample. Runs ask with `acquireSlot`, are told with `slotGranted` (a signal to
+// their exact run), and give back with `releaseSlot`. A slot is leased: when the lease passes, the gate
+// signals the holder again; if that run no longer exists (terminated, reset, timed out, or completed
+// without releasing) the signal fails and the slot is freed, otherwise the lease is extended. So a live
+// holder needs no renewals (no billable signals), and a dead one holds a slot at most one lease.
+// A grant to a run that is already gone fails the same way and frees the slot at once.
+// History is bounded by continue-as-new carrying the whole state, after every handler and every grant
+// signal in flight has finished. Deterministic: timers and signals only.
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  acquireSlotSignal,
+  gateStateQuery,
+  releaseSlotSignal,
+  renewSlotSignal,
+  slotGrantedSignal,
+  slotPositionQuery,
+  type AdmissionGateInput,
+  type GrantedSlot,
+} from '../../contract/admission.js';
+import { GateState } from './gate-state.js';
+
+export const DEFAULT_LEASE_MS = 10 * 60_000;
+/** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
+export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
+
+export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
+  const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
+  const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
+  const gate = new GateState(input.capacity, input.state);
+  let signalsInFlight = 0;
+  /** The deadline of the lease timer running, if any, and whether a lease timer has fired since the last look. */
+  let timerAt: number | undefined;
+  let timerFired = false;
+
+  setHandler(acquireSlotSignal, (ask) => void gate.acquire({ ...ask, enqueuedAt: Date.now() }));
+  setHandler(releaseSlotSignal, ({ requestId }) => void gate.release(requestId));
+  setHandler(renewSlotSignal, ({ requestId }) => void gate.renew(requestId, Date.now() + leaseMs));
+  setHandler(gateStateQuery, () => gate.view(input.key));
+  setHandler(slotPositionQuery, (requestId) => gate.position(requestId));
+
+  /** Tells the holder's run of its slot (a grant, or a lease check); a run that is gone frees the slot. */
+  const tell = (slot: GrantedSlot): void => {
+    signalsInFlight++;
+    getExternalWorkflowHandle(slot.workflowId, slot.runId)
+      .signal(slotGrantedSignal, { requestId: slot.requestId, leaseUntil: slot.leaseUntil })
+      .catch(() => void gate.release(slot.requestId))
+      .finally(() => signalsInFlight--);
+  };
+
+  /**
+   * One timer for the earliest lease, started only when that lease is earlier than the running timer's:
+   * leases granted later end later, so a busy gate starts few timers (each one is a billable action), and
+   * a timer that fires for a lease already released only wakes the gate once.
+   */
+  const armLeaseTimer = (): void => {
+    const next = gate.nextLeaseExpiry();
+    if (next === undefined || (timerAt !== undefined && timerAt <= next)) return;
+    timerAt = next;
+    void sleep(Math.max(1, next - Date.now())).then(() => {
+      timerFired = true;
+      if (timerAt === next) timerAt = undefined;
+    });
+  };
+
+  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents;
+
+  while (!shouldContinueAsNew()) {
+    armLeaseTimer();
+    await condition(() => gate.grantable() || timerFired || shouldContinueAsNew());
+    const now = Date.now();
+    if (timerFired) {
+      timerFired = false;
+      for (const slot of gate.dueLeases(now)) {
+        // Extended first, so that the slot stays held while its check is in flight and is checked once.
+        gate.renew(slot.requestId, now + leaseMs);
+        tell({ ...slot, leaseUntil: now + leaseMs });
+      }
+    }
+    for (const slot of gate.grant(now, now + leaseMs)) tell(slot);
+  }
+  await condition(() => signalsInFlight === 0 && allHandlersFinished());
+  await continueAsNew<typeof AdmissionGate>({ ...input, state: gate.snapshot() });
+}
