@@ -1,9 +1,11 @@
 // Every ApplicationFailure the package raises is made here, by one constructor per failure type: the
 // public ones a run can end with (FailureType, design: public contract), the batch's, and the internal
 // ones between our activities and workflows (InternalFailureType). Messages, details and retryability
-// are part of the contract (callers read them, histories hold them): change them here or nowhere.
+// are part of the contract (callers read them, histories hold them): change them here or nowhere. The
+// details' shapes are zod schemas (src/model/job-schemas.ts), the source of their JSON Schemas too.
 // Pure: workflows (the run's failures) and activities (service errors, mapped in
 // src/activities/service-failures.ts) call the same constructors.
+import type { z } from 'zod';
 import { ApplicationFailure, ApplicationFailureCategory, type Duration } from '@temporalio/common';
 import {
   BatchFailureType,
@@ -12,49 +14,28 @@ import {
   type QueryTiming,
   type RetryAfterRaised,
 } from '../model/failure-types.js';
-
-type TaskError = { code?: string; message?: string } | undefined;
+import type {
+  gatewayTaskEvidenceSchema,
+  rejectedItemSchema,
+  reviewTaskEvidenceSchema,
+  serviceEvidenceSchema,
+  videoTaskEvidenceSchema,
+} from '../model/job-schemas.js';
 
 /** What a service answered, as a failure's evidence: never a header or a secret. */
-export interface ServiceEvidence {
-  operation: string;
-  status: number | undefined;
-  kind: string;
-  ambiguous: boolean;
-  retryAfterMs: number | undefined;
-  body: unknown;
-}
+export type ServiceEvidence = z.infer<ReturnType<typeof serviceEvidenceSchema>>;
 
 /** A review task that ended without passing. */
-export interface ReviewTaskEvidence {
-  reviewTaskId: string;
-  error: TaskError;
-  record: Record<string, unknown>;
-}
+export type ReviewTaskEvidence = z.infer<ReturnType<typeof reviewTaskEvidenceSchema>>;
 
 /** A video task that ended without a video. */
-export interface VideoTaskEvidence {
-  taskId: string;
-  error: TaskError;
-  record: Record<string, unknown>;
-}
+export type VideoTaskEvidence = z.infer<ReturnType<typeof videoTaskEvidenceSchema>>;
 
 /** A task of a gateway entry point (GenerateAndPoll) that ended without a result. */
-export interface GatewayTaskEvidence {
-  entryPoint: string;
-  taskId: string;
-  state: string | undefined;
-  error: TaskError;
-  record: unknown;
-}
+export type GatewayTaskEvidence = z.infer<ReturnType<typeof gatewayTaskEvidenceSchema>>;
 
 /** An item of a review batch that did not pass (ReviewRejected lists them across batches). */
-export interface RejectedItem {
-  url: string;
-  error_code?: string;
-  error_message?: string;
-  reviewTaskId: string;
-}
+export type RejectedItem = z.infer<ReturnType<typeof rejectedItemSchema>>;
 
 interface Options {
   nonRetryable: boolean;
