@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { contractJsonSchemas } from '../../src/json-schemas.js';
 import { isExternal, linksOf } from '../support/markdown-links.js';
 import { testClient } from '../support/temporal.js';
 
@@ -21,6 +22,9 @@ const projectFiles = fileURLToPath(new URL('./project/', import.meta.url));
 /** What the package ships besides its code: the README, the pages it links to (the sandbox's and the
  * modules' READMEs among them), and their images. */
 const DOCUMENTATION = /^(README|CHANGELOG|BENCHMARKS|RELIABILITY)\.md$|^docs\/|^src\/[\w-]+\/README\.md$/;
+
+/** The contract for callers in other languages: its JSON Schemas and the Python caller the docs show. */
+const FOR_OTHER_LANGUAGES = /^schemas\/[\w/-]+\.schema\.json$|^examples\/python\/[\w-]+\.(py|txt)$/;
 
 interface Run {
   code: number | null;
@@ -141,9 +145,16 @@ function copyProject(): void {
 }
 
 describe('the packed package in a fresh project', () => {
-  it('contains only dist/ (with declaration files), package.json and the documentation', () => {
+  it('contains only dist/ (with declaration files), package.json, the documentation and the JSON Schemas', () => {
     const unexpected = packedFiles.filter(
-      (p) => !(p === 'package.json' || p === 'LICENSE' || DOCUMENTATION.test(p) || p.startsWith('dist/')),
+      (p) =>
+        !(
+          p === 'package.json' ||
+          p === 'LICENSE' ||
+          DOCUMENTATION.test(p) ||
+          FOR_OTHER_LANGUAGES.test(p) ||
+          p.startsWith('dist/')
+        ),
     );
     expect(unexpected).toEqual([]);
     for (const doc of ['README.md', 'CHANGELOG.md', 'BENCHMARKS.md', 'RELIABILITY.md', 'docs/operations.md'])
@@ -164,6 +175,27 @@ describe('the packed package in a fresh project', () => {
     expect(
       packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map')),
     ).toEqual([]);
+  });
+
+  it('ships every JSON Schema the code generates, reachable as temporal-review-video/schemas/*', async () => {
+    const names = Object.keys(contractJsonSchemas());
+    expect(names.length).toBeGreaterThan(3);
+    for (const name of names) expect(packedFiles).toContain(`schemas/${name}`);
+    expect(packedFiles).toContain('examples/python/caller.py');
+    // Resolved through the package's `exports` map, as a user's tooling would.
+    const r = await run(
+      'node',
+      [
+        '--input-type=module',
+        '-e',
+        "import { readFileSync } from 'node:fs'; import { fileURLToPath } from 'node:url';" +
+          "const f = fileURLToPath(import.meta.resolve('temporal-review-video/schemas/job-input.schema.json'));" +
+          'console.log(JSON.stringify(JSON.parse(readFileSync(f, "utf8"))))',
+      ],
+      project,
+    );
+    expectOk(r, 'resolving temporal-review-video/schemas/job-input.schema.json');
+    expect(JSON.parse(r.stdout.trim())).toEqual(contractJsonSchemas()['job-input.schema.json']);
   });
 
   it('documentation read from node_modules: every link to another page or image resolves inside the package', () => {
