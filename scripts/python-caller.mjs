@@ -6,10 +6,11 @@
 // `python3 -m venv` + `pip install -r` from PyPI. Usable as a script (`node scripts/python-caller.mjs
 // [--print-path]`) and as a module (`locatePythonCaller()`); test/python/ calls it before running the caller.
 import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installVenv } from './python-venv.mjs';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REQUIREMENTS = join(projectRoot, 'examples', 'python', 'requirements.txt');
@@ -21,14 +22,6 @@ export const PINNED = pins
   .filter((l) => l && !l.startsWith('#'));
 const venv = join(projectRoot, '.tmp', 'python-caller', createHash('sha256').update(pins).digest('hex').slice(0, 12));
 const installed = join(venv, 'bin', 'python');
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /** The interpreter imports both packages at their pinned versions. */
 function hasPins(python) {
@@ -43,26 +36,7 @@ function hasPins(python) {
 }
 
 function install() {
-  const python = onPath('python3') ?? onPath('python');
-  if (!python) throw new Error('python3 not found (needed to install temporalio and cryptography from PyPI)');
-  // Built beside its final place and renamed: an interrupted install never looks complete.
-  const work = `${venv}.installing-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(dirname(venv), { recursive: true });
-  try {
-    execFileSync(python, ['-m', 'venv', work], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-    execFileSync(
-      join(work, 'bin', 'python'),
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--only-binary=:all:', '-r', REQUIREMENTS],
-      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 },
-    );
-    rmSync(venv, { recursive: true, force: true });
-    renameSync(work, venv);
-    // A venv names its own folder in pyvenv.cfg and its scripts: re-create it in place after the rename.
-    execFileSync(python, ['-m', 'venv', '--upgrade', venv], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  installVenv(venv, ['--only-binary=:all:', '-r', REQUIREMENTS], PINNED.join(', '));
 }
 
 /** Returns { path, route } of a Python with the pinned packages, installing them when needed; throws if it cannot. */

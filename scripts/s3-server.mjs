@@ -4,10 +4,11 @@
 // prettier and eslint). Routes, in order: MOTO_SERVER (a path to `moto_server`); the project's own copy;
 // `python3 -m venv` + `pip install` from PyPI. Usable as a script (`node scripts/s3-server.mjs
 // [--print-path]`) and as a module (`locateMotoServer()`); test/store/ calls it before starting the server.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installVenv, pipInstall } from './python-venv.mjs';
 
 /** Pinned: moto 5.2.5 (S3 with multipart uploads, ListMultipartUploads and AbortMultipartUpload). */
 export const MOTO_VERSION = '5.2.5';
@@ -15,51 +16,13 @@ const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const venv = join(projectRoot, '.tmp', 's3-server', `moto-${MOTO_VERSION}`);
 const installed = join(venv, 'bin', 'moto_server');
 
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 const runs = (binary) => spawnSync(binary, ['--help'], { timeout: 60_000 }).status === 0;
 
 function install() {
-  const python = onPath('python3') ?? onPath('python');
-  if (!python) throw new Error('python3 not found (needed to install moto[server] from PyPI)');
-  // Built beside its final place and renamed: an interrupted install never looks complete.
-  const work = `${venv}.installing-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(dirname(venv), { recursive: true });
-  try {
-    execFileSync(python, ['-m', 'venv', work], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-    execFileSync(
-      join(work, 'bin', 'python'),
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `moto[server]==${MOTO_VERSION}`],
-      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 },
-    );
-    rmSync(venv, { recursive: true, force: true });
-    // A venv's scripts name their interpreter by absolute path: re-create it in place after the rename.
-    renameSync(work, venv);
-    execFileSync(python, ['-m', 'venv', '--upgrade', venv], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
-    execFileSync(
-      join(venv, 'bin', 'python'),
-      [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--disable-pip-version-check',
-        '--force-reinstall',
-        '--no-deps',
-        `moto==${MOTO_VERSION}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 },
-    );
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  // moto's scripts name their interpreter by absolute path: reinstalled once the venv is in its place.
+  installVenv(venv, [`moto[server]==${MOTO_VERSION}`], 'moto[server]', (python) =>
+    pipInstall(python, ['--force-reinstall', '--no-deps', `moto==${MOTO_VERSION}`]),
+  );
 }
 
 /** Returns { path, route } of a working `moto_server`, installing it when needed; throws if it cannot. */
