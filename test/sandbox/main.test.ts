@@ -12,6 +12,35 @@ afterAll(async () => {
   if (child?.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
 });
 
+/**
+ * `npm run sandbox` in its own process group on free ports, with long videos and `env` on top; resolves
+ * at its ready line (the two base URLs: line[1] video, line[2] review).
+ */
+async function startSandboxProcess(env: Record<string, string>) {
+  child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      SANDBOX_VIDEO_PORT: '0',
+      SANDBOX_REVIEW_PORT: '0',
+      SANDBOX_VIDEO_DURATION_MS: '600000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
+  const started = child;
+  const out = { text: '' };
+  started.stdout!.on('data', (c: Buffer) => (out.text += c.toString()));
+  const exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+  const line = await waitFor(
+    () => /sandbox listening: video (\S+) review (\S+)/.exec(out.text) ?? undefined,
+    30_000,
+    'the ready line',
+  );
+  return { stdout: out.text, line, exited };
+}
+
 describe('src/sandbox/main.ts', () => {
   it('starts on free ports, answers both services with the dev credentials, and stops on SIGTERM', async () => {
     // Own process group: npx -> sh -> tsx -> node; the signal must reach the sandbox itself.
@@ -76,26 +105,7 @@ describe('src/sandbox/main.ts', () => {
   });
 
   it('ALLOW_PRIVATE_URLS=true accepts private media and callback addresses, and says so on its line', async () => {
-    child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        SANDBOX_VIDEO_PORT: '0',
-        SANDBOX_REVIEW_PORT: '0',
-        SANDBOX_VIDEO_DURATION_MS: '600000',
-        ALLOW_PRIVATE_URLS: 'true',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-    });
-    let stdout = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-    const line = await waitFor(
-      () => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined,
-      30_000,
-      'the ready line',
-    );
+    const { stdout, line, exited } = await startSandboxProcess({ ALLOW_PRIVATE_URLS: 'true' });
     expect(stdout).toContain('(ALLOW_PRIVATE_URLS=true: loopback/private media and callback addresses accepted)');
     const create = await http.call('POST', `${line[1]}/v1/task/create`, {
       headers: { authorization: 'Bearer sandbox-video-key', 'content-type': 'application/json' },
@@ -109,37 +119,20 @@ describe('src/sandbox/main.ts', () => {
       },
     });
     expect(create.status, create.text).toBe(200);
-    process.kill(-child.pid!, 'SIGTERM');
+    process.kill(-child!.pid!, 'SIGTERM');
     await exited;
   });
 
   it('reads the quotas from SANDBOX_ variables and serves them on /__sandbox/quotas', async () => {
-    child = spawn('npx', ['tsx', 'src/sandbox/main.ts'], {
-      cwd: process.cwd(),
-      env: {
-        ...process.env,
-        SANDBOX_VIDEO_PORT: '0',
-        SANDBOX_REVIEW_PORT: '0',
-        SANDBOX_VIDEO_DURATION_MS: '600000',
-        SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT: '3',
-        SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'm:1,other:2',
-        SANDBOX_VIDEO_MAX_CREATES_PER_MINUTE: '10',
-        SANDBOX_VIDEO_QUOTA_RETRY_AFTER: 'none',
-        SANDBOX_REVIEW_MAX_TASKS_IN_FLIGHT: '4',
-        SANDBOX_REVIEW_MAX_SUBMITS_PER_MINUTE: '20',
-        SANDBOX_REVIEW_QUOTA_RETRY_AFTER: '5',
-      },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
+    const { line, exited } = await startSandboxProcess({
+      SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT: '3',
+      SANDBOX_VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'm:1,other:2',
+      SANDBOX_VIDEO_MAX_CREATES_PER_MINUTE: '10',
+      SANDBOX_VIDEO_QUOTA_RETRY_AFTER: 'none',
+      SANDBOX_REVIEW_MAX_TASKS_IN_FLIGHT: '4',
+      SANDBOX_REVIEW_MAX_SUBMITS_PER_MINUTE: '20',
+      SANDBOX_REVIEW_QUOTA_RETRY_AFTER: '5',
     });
-    let stdout = '';
-    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-    const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-    const line = await waitFor(
-      () => /sandbox listening: video (\S+) review (\S+)/.exec(stdout) ?? undefined,
-      30_000,
-      'the ready line',
-    );
     const quotas = await http.call('GET', `${line[1]}/__sandbox/quotas`);
     expect(quotas.json.limits).toEqual({
       videoMaxTasksInFlight: 3,
@@ -158,7 +151,7 @@ describe('src/sandbox/main.ts', () => {
     expect((await create()).status).toBe(200);
     const refused = await create();
     expect([refused.status, refused.headers['retry-after']]).toEqual([429, undefined]);
-    process.kill(-child.pid!, 'SIGTERM');
+    process.kill(-child!.pid!, 'SIGTERM');
     await exited;
   });
 });

@@ -11,7 +11,8 @@ import {
   type SandboxOptions,
 } from '../../src/sandbox/index.js';
 import { parseModelLimits, parseQuotaRetryAfter } from '../../src/sandbox/quota-options.js';
-import { Http, reviewHeaders, sleep, videoHeaders } from '../support/sandbox-http.js';
+import { Http, sleep } from '../support/sandbox-http.js';
+import { sandboxCalls } from '../support/sandbox-calls.js';
 
 const http = new Http();
 let sb: Sandbox | undefined;
@@ -26,18 +27,7 @@ async function start(options: SandboxOptions): Promise<Sandbox> {
   return sb;
 }
 
-const create = (s: Sandbox, model = 'model-a', prompt = 'a walk on the beach') =>
-  http.call('POST', `${s.videoBaseUrl}/v1/task/create`, {
-    headers: videoHeaders(s),
-    json: { model, content: [{ type: 'text', text: prompt }] },
-  });
-const cancel = (s: Sandbox, id: string) =>
-  http.call('POST', `${s.videoBaseUrl}/v1/task/cancel/${id}`, { headers: videoHeaders(s) });
-const submit = (s: Sandbox) =>
-  http.call('POST', `${s.reviewBaseUrl}/api/asset/upload/async`, {
-    headers: reviewHeaders(s),
-    json: { images: ['https://cdn.example.com/a.jpg'] },
-  });
+const { create, cancel, submit } = sandboxCalls(http);
 const inspect = (s: Sandbox, method: 'GET' | 'POST', json?: unknown) =>
   http.call(method, `${s.reviewBaseUrl}/__sandbox/quotas`, {
     ...(json !== undefined ? { json, headers: { 'content-type': 'application/json' } } : {}),

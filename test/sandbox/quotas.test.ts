@@ -4,7 +4,8 @@
 // create is refused depends on counts, never on timing.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { Http, reviewHeaders, videoHeaders, waitFor } from '../support/sandbox-http.js';
+import { Http, videoHeaders, waitFor } from '../support/sandbox-http.js';
+import { sandboxCalls } from '../support/sandbox-calls.js';
 
 const http = new Http();
 let sb: Sandbox | undefined;
@@ -19,20 +20,9 @@ async function start(options: SandboxOptions): Promise<Sandbox> {
   return sb;
 }
 
-const create = (s: Sandbox, model = 'model-a', prompt = 'a walk on the beach') =>
-  http.call('POST', `${s.videoBaseUrl}/v1/task/create`, {
-    headers: videoHeaders(s),
-    json: { model, content: [{ type: 'text', text: prompt }] },
-  });
-const cancel = (s: Sandbox, id: string) =>
-  http.call('POST', `${s.videoBaseUrl}/v1/task/cancel/${id}`, { headers: videoHeaders(s) });
+const { create, cancel, submit } = sandboxCalls(http);
 const videoStatus = async (s: Sandbox, id: string): Promise<string> =>
   (await http.call('GET', `${s.videoBaseUrl}/v1/task/get/${id}`, { headers: videoHeaders(s) })).json.status as string;
-const submit = (s: Sandbox, mode: 'async' | 'sync', url = 'https://cdn.example.com/a.jpg') =>
-  http.call('POST', `${s.reviewBaseUrl}/api/asset/upload/${mode}`, {
-    headers: reviewHeaders(s),
-    json: { images: [url] },
-  });
 
 describe('video tasks in flight', () => {
   it('refuses the N+1th create with 429, making nothing, and logs the refusal', async () => {
