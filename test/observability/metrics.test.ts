@@ -27,6 +27,17 @@ async function get(url: string) {
   return { status: res.status, text: await res.text() };
 }
 
+async function receiverMetricsAgreeingWith(sb: Sandbox, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const log = sb.callbacks();
+    const r = await get(`${receiverUrl}/metrics`);
+    const sent = log.filter((c) => c.httpStatus !== undefined).length;
+    if (metricSum(r.text, METRIC_NAMES.callbacksReceived) === sent || Date.now() > deadline) return { r, log };
+    await new Promise((res) => setTimeout(res, 200));
+  }
+}
+
 beforeAll(async () => {
   sandbox = await startSandbox({ allowPrivateUrls: true });
   const temporal = { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_NAMESPACE: inject('temporalNamespace') };
@@ -98,11 +109,13 @@ describe('metrics, health and logs of the worker and the receiver processes', ()
     expect(w.text).not.toContain(sandbox.apiKey);
     expect(w.text).not.toMatch(/cdn\.example\.com|obs-\d-/);
 
-    const r = await get(`${receiverUrl}/metrics`);
+    // A task's callback can still be on its way when the job has ended (the job polled, or had its answer
+    // from an earlier callback): read the sandbox's log first, then scrape, until both tell the same count.
+    const { r, log } = await receiverMetricsAgreeingWith(sandbox);
     expect(r.status).toBe(200);
-    const delivered = sandbox.callbacks().filter((c) => c.outcome === 'delivered');
+    const delivered = log.filter((c) => c.outcome === 'delivered');
     expect(delivered.length).toBeGreaterThan(0);
-    const sent = sandbox.callbacks().filter((c) => c.httpStatus !== undefined).length;
+    const sent = log.filter((c) => c.httpStatus !== undefined).length;
     expect(metricSum(r.text, METRIC_NAMES.callbacksReceived)).toBe(sent);
     // Every final state became a signal; a `running` callback may have been answered `not needed` (the run
     // has its task) or `ignored (run closed)` (the run had ended by the receiver's second look):
