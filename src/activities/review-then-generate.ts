@@ -116,13 +116,8 @@ export function createActivities(deps: ActivityDependencies): Activities {
       const { record } = await createAtMostOnce(
         async () => {
           const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
-          const summary: ReviewTaskSummary = {
-            ...task,
-            raw: redactCallbackUrls(task.raw),
-            queries: 0,
-            // Spec, Limits: a Retry-After on the answer is obeyed, never below the minimum interval.
-            nextQueryAt: Date.now() + Math.max(input.minIntervalMs, task.retryAfterMs ?? 0),
-          };
+          // A Retry-After on the answer is in `retryAfterMs`: the run's RemoteTask obeys it (spec, Limits).
+          const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0 };
           return { taskId: task.taskId ?? '', record: summary };
         },
         'review.submit',

@@ -1,14 +1,13 @@
 // Which callbacks become signals. A signal is a billable action and four history events, so the receiver
 // asks the server first (DescribeWorkflowExecution: no action, no event) and drops a callback that the run
-// provably does not need:
-// - the run polls that very task (a polling job's polls carry the id `poll:<kind>:<taskId>`): the poll
-//   sees the same state, and a polling job reads callbacks only to find a task whose submit was
-//   answered ambiguously, which this one is not;
-// - the callback says the task is still working and the run has already indexed that task as its own
-//   (VideoTaskId / ReviewTaskIds): the workflow would ignore it.
-// Everything else is forwarded: final states, tasks the run has not claimed yet (an ambiguous submit
-// being resolved, an orphan to cancel), callbacks without a task id. When the run cannot be described,
-// the callback is forwarded too: a signal too many costs an action, a signal lost could cost a job.
+// provably does not need, from one documented fact the run owns: the task ids it has indexed as its own
+// (the search attributes VideoTaskId and ReviewTaskIds). A callback that says such a task is still working
+// moves nothing forward (the run's RemoteTask ignores it, src/workflows/remote-task.ts).
+// Everything else is forwarded: every final state (a polling run needs one when a poll's answer was lost
+// with its worker: it may have seen `cancelled`, after which a review task is never queried), tasks the
+// run has not claimed yet (an ambiguous submit being resolved, an orphan to cancel), callbacks without a
+// task id. When the run cannot be described, the callback is forwarded too: a signal too many costs an
+// action, a signal lost could cost a job.
 // A still-working callback of a task the run has not indexed is asked about once more a moment later:
 // it is nearly always the run's own task, announced before the workflow task that indexes it has run
 // (the video service calls back on every status change, `running` right after the create), and a
@@ -17,7 +16,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import type { CallbackKind } from '../callback-signing.js';
 import {
-  pollActivityId,
   ReviewTaskIds,
   VideoTaskId,
   WORKING_REVIEW_STATUSES,
@@ -35,18 +33,16 @@ const WORKING: Record<CallbackKind, ReadonlySet<string>> = {
 const stillWorking = (kind: CallbackKind, signal: CallbackSignal) =>
   signal.taskId !== undefined && signal.status !== undefined && WORKING[kind].has(signal.status);
 
-export type ForwardDecision = 'forward' | 'closed' | 'polled' | 'still working';
+export type ForwardDecision = 'forward' | 'closed' | 'still working';
 
 export function forwardDecision(
   kind: CallbackKind,
   signal: CallbackSignal,
-  run: Pick<WorkflowExecutionDescription, 'status' | 'typedSearchAttributes' | 'raw'>,
+  run: Pick<WorkflowExecutionDescription, 'status' | 'typedSearchAttributes'>,
 ): ForwardDecision {
   if (run.status.name !== 'RUNNING') return 'closed';
   const taskId = signal.taskId;
   if (taskId === undefined) return 'forward';
-  const polling = pollActivityId(kind, taskId);
-  if (run.raw.pendingActivities?.some((a) => a.activityId === polling)) return 'polled';
   if (stillWorking(kind, signal)) {
     const indexed =
       kind === 'video'

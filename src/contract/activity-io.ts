@@ -1,11 +1,17 @@
 // What each activity is given and what it answers besides the task summaries (task-summaries.ts): the
-// inputs the workflows send and the results they read. Types only.
+// inputs the workflows send and the results they read. Types, and one constant both sides pace by.
 import type { ReviewThenGenerateInput } from '../workflows/input-schema.js';
 import type { GatewayTaskEntryPoint, GatewayTaskView } from '../model/video/gateway-adapters.js';
 import type { GatewayEndpointName, GatewayParam } from '../model/video/gateway-endpoints.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';
 
 // ---- Native task API (ReviewThenGenerate) -----------------------------------------------------------
+
+/**
+ * A query activity sleeps until `notBefore` when it is at most this far ahead; a later one is left to the
+ * retry timer (an attempt that queries nothing). The run waits out a longer one itself, with a timer.
+ */
+export const LONGEST_IN_ATTEMPT_WAIT_MS = 5_000;
 
 export interface PollInput {
   taskId: string;
@@ -26,6 +32,11 @@ export interface PollInput {
    * can then still pace a confirming query after stopping a poll whose attempts it never saw.
    */
   knownRetryAfterMs?: number;
+  /**
+   * Review tasks: an attempt that vanished (worker lost) may have seen `cancelled`, after which the task
+   * is never queried; the next attempt then ends QueryAnswerLost instead of querying (task-protocol.ts).
+   */
+  guardLostAnswer?: boolean;
 }
 
 export interface ReviewSubmitInput {
@@ -44,8 +55,6 @@ export interface ReviewSubmitInput {
 export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
   /** HTTP deadline of the blocking call: the review's own time-out, not the short per-request one. */
   timeoutMs: number;
-  /** For the answer's `nextQueryAt`, when the answer is not final and its task must be queried. */
-  minIntervalMs: number;
 }
 
 /**

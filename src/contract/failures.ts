@@ -7,13 +7,7 @@
 // src/activities/service-failures.ts) call the same constructors.
 import type { z } from 'zod';
 import { ApplicationFailure, ApplicationFailureCategory, type Duration } from '@temporalio/common';
-import {
-  BatchFailureType,
-  FailureType,
-  InternalFailureType,
-  type QueryTiming,
-  type RetryAfterRaised,
-} from '../model/failure-types.js';
+import { BatchFailureType, FailureType, InternalFailureType, type RetryAfterRaised } from '../model/failure-types.js';
 import type {
   gatewayTaskEvidenceSchema,
   rejectedItemSchema,
@@ -186,12 +180,7 @@ export function transientServiceError(
   });
 }
 
-/** The same failure, with when its task may be queried next appended to its details (QueryTiming). */
-export function withQueryTiming(failure: ApplicationFailure, timing: QueryTiming): ApplicationFailure {
-  return make(failure.type ?? undefined, failure.message, {
-    nonRetryable: failure.nonRetryable ?? false,
-    details: [...(failure.details ?? []), timing],
-    ...(failure.nextRetryDelay ? { nextRetryDelay: failure.nextRetryDelay } : {}),
-    ...(failure.category ? { category: failure.category } : {}),
-  });
+/** A query attempt vanished with its answer (task-protocol.ts, guardLostAnswer): the run decides. */
+export function queryAnswerLost(message: string): ApplicationFailure {
+  return make(InternalFailureType.QueryAnswerLost, message, { nonRetryable: true });
 }

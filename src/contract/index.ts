@@ -19,6 +19,7 @@ export type {
   StoreVideoInput,
   VideoCreateInput,
 } from './activity-io.js';
+export { LONGEST_IN_ATTEMPT_WAIT_MS } from './activity-io.js';
 export type { GatewayTaskSummary, QueryOutcome, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
 export { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from './signals.js';
 export {
@@ -29,7 +30,6 @@ export {
   VideoModel,
   VideoTaskId,
 } from './search-attributes.js';
-export { pollActivityId } from './activity-ids.js';
 // Which task states are final: written once each, in the wire model, and shared through here.
 export { FINAL_REVIEW_STATUSES, isFinalReviewStatus, WORKING_REVIEW_STATUSES } from '../model/review/task.js';
 export { FINAL_VIDEO_STATUSES, isFinalVideoStatus, WORKING_VIDEO_STATUSES } from '../model/video/task.js';

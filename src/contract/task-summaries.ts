@@ -4,11 +4,9 @@ import type { ReviewTask } from '../model/review/task.js';
 import type { GatewayTaskView } from '../model/video/gateway-adapters.js';
 import type { VideoTask } from '../model/video/task.js';
 
-/** What every query result adds: how many queries it took, and when the task may be queried next. */
+/** What every query result adds: how many queries it took. */
 export interface QueryOutcome {
   queries: number;
-  /** Epoch ms: the answer's arrival plus the minimum interval or the Retry-After, whichever is longer. */
-  nextQueryAt: number;
 }
 
 /** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */
@@ -21,5 +19,4 @@ export type GatewayTaskSummary = GatewayTaskView & {
   taskId: string;
   raw: unknown;
   queries: number;
-  nextQueryAt: number;
 };

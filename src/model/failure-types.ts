@@ -34,21 +34,17 @@ export const BatchFailureType = { JobsFileUnreadable: 'JobsFileUnreadable' } as 
  * - CreateAmbiguous: a create or an async review submit answered 500 / timed out / connection reset: a task may exist.
  * - NotFinalYet: a polling attempt saw a non-final state; the retry policy polls again.
  * - RetryAfterRaised: a query answer asked for a longer Retry-After than the run knew; the run records it.
+ * - QueryAnswerLost: a query attempt vanished (worker lost) and may have seen `cancelled`; not repeated.
  */
 export const InternalFailureType = {
   CreateAmbiguous: 'CreateAmbiguous',
   NotFinalYet: 'NotFinalYet',
   RetryAfterRaised: 'RetryAfterRaised',
+  QueryAnswerLost: 'QueryAnswerLost',
   TransientServiceError: 'TransientServiceError',
 } as const;
 
-/** Details of a RetryAfterRaised failure: the delay the service asked for, and when to query next (epoch ms). */
+/** Details of a RetryAfterRaised failure: the delay the service asked for. */
 export interface RetryAfterRaised {
   retryAfterMs: number;
-  nextQueryAt: number;
-}
-
-/** Appended to the details of every failed query: when the task may be queried next (epoch ms). */
-export interface QueryTiming {
-  nextQueryAt: number;
 }

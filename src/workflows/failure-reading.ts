@@ -5,7 +5,7 @@
 import { RetryState } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { publicFailure } from '../contract/index.js';
-import { FailureType, InternalFailureType, type QueryTiming, type RetryAfterRaised } from '../model/failure-types.js';
+import { FailureType, InternalFailureType, type RetryAfterRaised } from '../model/failure-types.js';
 
 // ---- What an activity failure means --------------------------------------------------------------
 
@@ -31,13 +31,9 @@ export function retryAfterRaisedOf(err: unknown): RetryAfterRaised | undefined {
   return cause?.type === InternalFailureType.RetryAfterRaised ? (cause.details?.[0] as RetryAfterRaised) : undefined;
 }
 
-/** When a failed query says its task may be queried next (see QueryTiming), if it says so. */
-export function nextQueryAtOf(err: unknown): number | undefined {
-  const details = applicationCause(err)?.details ?? [];
-  const timing = [...details]
-    .reverse()
-    .find((d): d is QueryTiming => typeof (d as QueryTiming | null)?.nextQueryAt === 'number');
-  return timing?.nextQueryAt;
+/** A query attempt vanished with its answer (QueryAnswerLost): the task's RemoteTask decides. */
+export function isAnswerLost(err: unknown): boolean {
+  return applicationCause(err)?.type === InternalFailureType.QueryAnswerLost;
 }
 
 /** The activity failed in a way its retries cannot change (a final answer of the service). */

@@ -2,7 +2,7 @@
 // /v1/videos, aigc-images), created once, then polled on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import {
   generationCancelled,
   generationExpired,
@@ -23,7 +23,9 @@ import {
   type GenerateAndPollTiming,
 } from './generate-and-poll-input.js';
 import { ambiguityOf } from './ambiguity.js';
-import { asPublicFailure, isActivityTimeout } from './failure-reading.js';
+import { asPublicFailure } from './failure-reading.js';
+import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
+import { waitUntilFinal, type QueryPacing } from './task-waiter.js';
 import {
   generateAndPollProgressQuery,
   type GenerateAndPollProgress,
@@ -43,6 +45,7 @@ function gatewayActivities(timing: GenerateAndPollTiming) {
       startToCloseTimeout,
       scheduleToCloseTimeout: scheduleToCloseMs,
       retry: POLL_RETRY,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     });
   return { creating, polling };
 }
@@ -129,6 +132,26 @@ class PollTimedOut extends Error {
   }
 }
 
+/** A gateway task's rules: polled (no callback can come), paced by the entry point's interval. */
+function gatewayTaskRules(t: GenerateAndPollTiming): RemoteTaskRules {
+  return {
+    minIntervalMs: t.minQueryIntervalMs,
+    pollIntervalMs: t.pollIntervalMs,
+    fallbackMs: t.pollIntervalMs,
+    callbacks: false,
+    cancelledStopsQueries: false,
+    isFinal: (s) => s === FINAL,
+    isWorking: (s) => s !== FINAL,
+  };
+}
+
+/** The adapters read each entry point's states (`reading`, `final`); the RemoteTask needs only this. */
+const FINAL = 'final';
+
+/**
+ * Polls the task until a final state: one activity whose retries do the loop, which also returns when the
+ * state changes (so `progress` shows every state, unknown ones too); the RemoteTask paces the next one.
+ */
 async function pollUntilFinal(
   job: GenerateAndPollJob,
   acts: RunActivities,
@@ -136,42 +159,44 @@ async function pollUntilFinal(
   created: GatewayCreateResult,
 ): Promise<GatewayTaskSummary> {
   const t = job.timing;
-  const deadline = Date.now() + t.generationTimeoutMs;
+  const task = new RemoteTask(gatewayTaskRules(t));
+  task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: false });
   let lastState: string | null = created.state ?? null;
-  let notBefore: number | undefined; // the run's record of when the task may be queried next
-  for (;;) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
-    let task: GatewayTaskSummary;
-    try {
-      task = await acts
-        .polling(Math.max(remaining, 1_000))
-        .rtgQueryGatewayTask.executeWithOptions({ summary: `poll ${job.entryPoint} task ${created.taskId}` }, [
-          {
-            entryPoint: job.entryPoint,
-            ...(job.queryKind ? { queryKind: job.queryKind } : {}),
-            taskId: created.taskId,
-            minIntervalMs: t.minQueryIntervalMs,
-            cadenceMs: t.pollIntervalMs,
-            untilFinal: true,
-            returnOnChangeFrom: lastState,
-            ...(notBefore !== undefined ? { notBefore } : {}),
-          },
-        ]);
-    } catch (err) {
-      if (isActivityTimeout(err)) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
-      throw err;
-    }
-    progress.queries += task.queries || 1;
-    notBefore = task.nextQueryAt;
-    if (task.state !== undefined) progress.state = task.state;
-    progress.reading = task.reading;
-    if (task.final) return task;
-    // The state changed but is not final: shown in progress; the next query keeps the interval.
-    lastState = task.state ?? null;
-    const wait = Math.min(t.pollIntervalMs, deadline - Date.now());
-    if (wait > 0) await sleep(wait);
-  }
+  const query = (untilFinal: boolean, pacing: QueryPacing, scheduleToCloseMs: number) =>
+    acts
+      .polling(scheduleToCloseMs)
+      .rtgQueryGatewayTask.executeWithOptions({ summary: `poll ${job.entryPoint} task ${created.taskId}` }, [
+        {
+          entryPoint: job.entryPoint,
+          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
+          taskId: created.taskId,
+          minIntervalMs: t.minQueryIntervalMs,
+          cadenceMs: t.pollIntervalMs,
+          untilFinal,
+          returnOnChangeFrom: lastState,
+          // Never stopped for a callback: it needs no word of a longer Retry-After (its retries obey it).
+          notBefore: pacing.notBefore,
+        },
+      ]);
+  const deadline = Date.now() + t.generationTimeoutMs;
+  const outcome = await waitUntilFinal<GatewayTaskSummary>(
+    task,
+    {
+      confirm: (pacing) => query(false, pacing, Math.max(deadline - Date.now(), 1_000)),
+      poll: (pacing, scheduleToCloseMs) => query(true, pacing, scheduleToCloseMs),
+      statusOf: (r) => (r.final ? FINAL : 'working'),
+      retryAfterOf: () => undefined,
+      observe: (r) => {
+        progress.queries += r.queries || 1;
+        if (r.state !== undefined) progress.state = r.state;
+        progress.reading = r.reading;
+        lastState = r.state ?? null;
+      },
+    },
+    deadline,
+  );
+  if (outcome.status !== FINAL || !outcome.answer) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
+  return outcome.answer;
 }
 
 function outcome(

@@ -7,7 +7,7 @@ import {
   generationFailed,
   generationTimedOut,
   isFinalVideoStatus,
-  pollActivityId,
+  WORKING_VIDEO_STATUSES,
   type VideoTaskSummary,
 } from '../contract/index.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
@@ -15,8 +15,9 @@ import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambigui
 import type { ApprovedAsset } from './definitions.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
+import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
-import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
+import { waitUntilFinal } from './task-waiter.js';
 
 /** The create body with every reviewed URL replaced by its Asset:// address (never downstream_final_url). */
 export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): CreateTaskBody {
@@ -33,6 +34,20 @@ export function withAssets(task: CreateTaskBody, assets: ApprovedAsset[]): Creat
   return { ...task, content };
 }
 
+/** The spec's rules for a video task (no minimum interval; `cancelled` is confirmed like any final state). */
+export function videoTaskRules(job: ReviewThenGenerateJob): RemoteTaskRules {
+  const t = job.timing;
+  return {
+    minIntervalMs: 0,
+    pollIntervalMs: t.videoPollIntervalMs,
+    fallbackMs: Math.max(t.callbackFallbackPollMs, t.videoPollIntervalMs),
+    callbacks: job.callbacks,
+    cancelledStopsQueries: false,
+    isFinal: isFinalVideoStatus,
+    isWorking: (s) => WORKING_VIDEO_STATUSES.has(s),
+  };
+}
+
 /**
  * Creates the video task once. An ambiguous answer (500, time-out, reset) is not retried blindly: when a
  * callback address was sent, a video callback naming a task confirms it and the run adopts it; otherwise
@@ -44,19 +59,26 @@ export async function createVideoTaskOnce(
   run: RunState,
   workflowId: string,
   body: CreateTaskBody,
-): Promise<{ taskId: string; callbackSent: boolean }> {
-  const deadline = Date.now() + job.timing.generationTimeoutMs;
+  deadline: number,
+): Promise<RemoteTask> {
+  const task = new RemoteTask(videoTaskRules(job));
+  run.planVideoTask(task);
   for (let ambiguous = 1; ; ambiguous++) {
+    if (ambiguous > 1) task.apply({ type: 'resubmit' });
     try {
-      return await CancellationScope.nonCancellable(() =>
+      const created = await CancellationScope.nonCancellable(() =>
         run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
           { summary: `create video task (${String(body.model)})` },
           [{ workflowId, body, resubmitOnAmbiguity: job.resubmitOnAmbiguity, stageDeadline: deadline }],
         ),
       );
+      run.setTaskId(created.taskId);
+      task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: created.callbackSent });
+      return task;
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      task.apply({ type: 'submitAmbiguous' });
       run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
         'video',
@@ -67,8 +89,8 @@ export async function createVideoTaskOnce(
           graceMs: job.timing.createAmbiguityGraceMs,
           deadline,
           find: async (until) =>
-            (await condition(() => run.videoCallbackTaskIds.length > 0, Math.max(until - Date.now(), 0)))
-              ? run.videoCallbackTaskIds[0]
+            (await condition(() => run.namedVideoTaskIds().length > 0, Math.max(until - Date.now(), 0)))
+              ? run.namedVideoTaskIds()[0]
               : undefined,
           unconfirmed: (why) =>
             unconfirmedFailure(
@@ -80,69 +102,57 @@ export async function createVideoTaskOnce(
             ),
         }),
       );
-      if (next !== 'resubmit') return { taskId: next.adopted, callbackSent: true };
+      if (next !== 'resubmit') {
+        // Adopted: its callback named it. It is queried like any task whose callback needs a query.
+        run.setTaskId(next.adopted);
+        task.apply({ type: 'adopted', taskId: next.adopted, at: Date.now() });
+        return task;
+      }
     }
   }
 }
 
-/** `callbackSent`: the create carried a callback address; a job that wants callbacks then waits for them. */
+/** Waits for the video task until final (callback or polling), then reads its outcome. */
 export async function waitForVideo(
   job: ReviewThenGenerateJob,
   run: RunState,
-  taskId: string,
-  callbackSent: boolean,
+  task: RemoteTask,
+  deadline: number,
 ): Promise<VideoTaskSummary> {
   const t = job.timing;
-  const key = `video:${taskId}`;
-  let task: VideoTaskSummary;
-  try {
-    task = await waitForFinal<VideoTaskSummary>({
-      callbacksOn: job.callbacks && callbackSent,
-      intervalMs: t.videoPollIntervalMs,
-      fallbackMs: Math.max(t.callbackFallbackPollMs, t.videoPollIntervalMs),
-      deadline: Date.now() + t.generationTimeoutMs,
-      callbackPending: () => run.videoCallbackPending(),
-      takeCallback: () => run.takeVideoCallback(),
-      confirm: () =>
-        run.queryInTurn(key, (pacing) =>
-          run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [
-            { taskId, minIntervalMs: 0, untilFinal: false, ...pacing },
-          ]),
-        ),
-      poll: (cadenceMs, scheduleToCloseMs, fallback) =>
-        run.queryInTurn(key, (pacing) =>
-          run.acts
-            .polling(
-              scheduleToCloseMs,
-              `poll video task ${taskId}`,
-              fallback ? undefined : pollActivityId('video', taskId),
-            )
-            .rtgQueryVideoTask({ taskId, minIntervalMs: 0, cadenceMs, untilFinal: true, ...pacing }),
-        ),
-      isFinal: (r) => isFinalVideoStatus(r.status),
-      onObserved: (r) => {
-        run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
-        run.observeVideo(r);
-      },
-      onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
-      onQueryWithoutAnswer: (err) => run.recordQueryWithoutAnswer(key, 0, err),
-    });
-  } catch (err) {
-    if (err instanceof WaitTimedOut) {
-      throw generationTimedOut(`video task ${taskId} not final after ${t.generationTimeoutMs} ms`, { taskId });
-    }
-    throw err;
+  const taskId = task.taskId!;
+  const query = { taskId, minIntervalMs: 0 };
+  const outcome = await waitUntilFinal<VideoTaskSummary>(
+    task,
+    {
+      confirm: (pacing) =>
+        run.acts.confirming.rtgQueryVideoTask.executeWithOptions({ summary: `confirm video task ${taskId}` }, [
+          { ...query, ...pacing, untilFinal: false },
+        ]),
+      poll: (pacing, scheduleToCloseMs) =>
+        run.acts
+          .polling(scheduleToCloseMs, `poll video task ${taskId}`)
+          .rtgQueryVideoTask({ ...query, ...pacing, cadenceMs: t.videoPollIntervalMs, untilFinal: true }),
+      statusOf: (r) => r.status,
+      retryAfterOf: (r) => r.retryAfterMs,
+      observe: (r) => run.observeVideo(r),
+    },
+    deadline,
+  );
+  const answer = outcome.answer;
+  if (outcome.status === 'timed out' || !answer) {
+    throw generationTimedOut(`video task ${taskId} not final after ${t.generationTimeoutMs} ms`, { taskId });
   }
-  const evidence = { taskId, error: task.error, record: task.raw };
-  if (task.status === 'failed') {
+  const evidence = { taskId, error: answer.error, record: answer.raw };
+  if (answer.status === 'failed') {
     throw generationFailed(
-      `video task ${taskId} failed${task.error?.message ? `: ${task.error.message}` : ''}`,
+      `video task ${taskId} failed${answer.error?.message ? `: ${answer.error.message}` : ''}`,
       evidence,
     );
   }
-  if (task.status === 'expired') throw generationExpired(`video task ${taskId} expired`, evidence);
-  if (task.status === 'cancelled') throw generationCancelled(`video task ${taskId} was cancelled`, evidence);
-  return task;
+  if (answer.status === 'expired') throw generationExpired(`video task ${taskId} expired`, evidence);
+  if (answer.status === 'cancelled') throw generationCancelled(`video task ${taskId} was cancelled`, evidence);
+  return answer;
 }
 
 /**

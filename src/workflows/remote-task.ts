@@ -3,9 +3,7 @@
 // its pending callback. It decides what the run may do next (`next`): wait, query (and not before when),
 // or stop. Pure: no SDK call and no clock (the caller passes the times), so every rule of the spec that
 // concerns a task is a row of test/unit/remote-task.test.ts, run in milliseconds without a server.
-//
-// Not wired yet: issue 25's rebuild of the waiting core replaces the per-task parts of run-state.ts,
-// signal-or-poll.ts, callback-burst.ts and review-confirm.ts with it, as a new Worker Deployment version.
+// The driver that runs its steps with activities and timers is task-waiter.ts.
 
 /**
  * - submitting: the submit or create is under way (at most once);
@@ -14,22 +12,26 @@
  * - waiting: the task is known and working; the next step is a callback's query or the next poll;
  * - confirming: a callback came that needs one query;
  * - querying: one query of the task is under way (never two at once);
- * - unknown: a query's attempt vanished with its worker; it may have seen a final state, so it is not
- *   repeated while a callback can still tell;
+ * - unknown: a query's attempt vanished with its worker; it may have seen `cancelled`, so a review task
+ *   is not queried again while a callback can still tell (for a while: fallbackMs);
  * - final: a final state is known (or the time is up): no query, ever again.
  */
 export type RemoteTaskPhase = 'submitting' | 'ambiguous' | 'waiting' | 'confirming' | 'querying' | 'unknown' | 'final';
 
 export type RemoteTaskEvent =
-  | { type: 'submitted'; taskId: string; at: number }
+  /** `callbackSent`: the submit carried a callback address (default true). */
+  | { type: 'submitted'; taskId: string; at: number; callbackSent?: boolean }
   | { type: 'submitAmbiguous' }
   | { type: 'resubmit' }
-  | { type: 'adopted'; taskId: string; status: string; at: number; retryAfterMs?: number }
+  /** A callback named the task of an ambiguous submit; `status`: what a query of it answered, if one did. */
+  | { type: 'adopted'; taskId: string; status?: string; at: number; retryAfterMs?: number }
   | { type: 'callback'; taskId?: string; status?: string }
   | { type: 'querySent' }
   | { type: 'answered'; status: string; at: number; retryAfterMs?: number }
   | { type: 'queryFailed'; at: number; retryAfterMs?: number }
-  | { type: 'answerLost' }
+  | { type: 'answerLost'; at: number }
+  /** The run stopped a poll for a callback's query: its last query was before `at`. */
+  | { type: 'stopped'; at: number }
   | { type: 'timedOut' };
 
 export type NextStep =
@@ -44,7 +46,7 @@ export interface RemoteTaskRules {
   /** Between polls when no callback can come; `fallbackMs` when one can. */
   pollIntervalMs: number;
   fallbackMs: number;
-  /** A callback can reach the run for this task (an address was sent, the job wants callbacks). */
+  /** The job waits for callbacks (when its submit carried an address) rather than polling. */
   callbacks: boolean;
   /** Review: when `cancelled` is returned, stop querying (a callback's word is taken for it too). */
   cancelledStopsQueries: boolean;
@@ -61,10 +63,10 @@ export const TRANSITIONS: Readonly<Record<RemoteTaskPhase, ReadonlyArray<RemoteT
   ambiguous: ['adopted', 'resubmit', 'callback', 'timedOut'],
   waiting: ['callback', 'querySent', 'timedOut'],
   confirming: ['callback', 'querySent', 'timedOut'],
-  querying: ['callback', 'answered', 'queryFailed', 'answerLost', 'timedOut'],
+  querying: ['callback', 'answered', 'queryFailed', 'answerLost', 'stopped', 'timedOut'],
   unknown: ['callback', 'querySent', 'timedOut'],
   // A callback's word can end the task while a query is under way: that query's outcome is then moot.
-  final: ['callback', 'answered', 'queryFailed', 'answerLost', 'timedOut'],
+  final: ['callback', 'answered', 'queryFailed', 'answerLost', 'stopped', 'timedOut'],
 };
 
 export class RemoteTask {
@@ -77,10 +79,18 @@ export class RemoteTask {
   #networkFailures = 0;
   /** When the last query (or the submit) was answered: the cadence of polls counts from it. */
   #lastAnswerAt = 0;
+  /** A query has answered: until then a polling job polls as soon as the pacing allows. */
+  #answered = false;
   /** A callback came that the next query must answer. */
   #callbackPending = false;
   /** Callbacks that came before the submit's answer (a fast task): read once the task id is known. */
   #early: Array<{ taskId?: string; status?: string }> = [];
+  /** When a query's answer was lost (phase unknown). */
+  #lostAt = 0;
+  /** Counts every event applied: the driver waits for it to change. */
+  #changes = 0;
+  /** The submit carried a callback address: the service calls back on a final state, even if the job polls. */
+  #callbackSent = true;
 
   constructor(private readonly rules: RemoteTaskRules) {}
 
@@ -97,15 +107,28 @@ export class RemoteTask {
   get pacing(): { notBefore: number; retryAfterMs: number; networkFailures: number } {
     return { notBefore: this.#notBefore, retryAfterMs: this.#retryAfterMs, networkFailures: this.#networkFailures };
   }
+  /** The run waits for callbacks of this task (a poll is then stopped for a callback's query). */
+  get waitsForCallbacks(): boolean {
+    return this.rules.callbacks && this.#callbackSent;
+  }
+  /** A callback came that the next query must answer. */
+  get callbackPending(): boolean {
+    return this.#callbackPending;
+  }
+  get changes(): number {
+    return this.#changes;
+  }
 
   apply(e: RemoteTaskEvent): void {
     if (!TRANSITIONS[this.#phase].includes(e.type)) {
       throw new Error(`remote task ${this.#taskId ?? '(not created)'}: ${e.type} in phase ${this.#phase}`);
     }
+    this.#changes++;
     if (this.#phase === 'final' && e.type !== 'callback' && e.type !== 'timedOut') return;
     switch (e.type) {
       case 'submitted': {
         this.#taskId = e.taskId;
+        this.#callbackSent = e.callbackSent ?? true;
         this.#lastAnswerAt = e.at;
         this.#notBefore = e.at + this.rules.minIntervalMs;
         this.#to('waiting');
@@ -120,7 +143,12 @@ export class RemoteTask {
         return this.#to('submitting');
       case 'adopted':
         this.#taskId = e.taskId;
-        return this.#answer(e.status, e.at, e.retryAfterMs);
+        this.#callbackSent = true;
+        if (e.status !== undefined) return this.#answer(e.status, e.at, e.retryAfterMs);
+        // Known from its callback only: one query tells its state.
+        this.#lastAnswerAt = e.at;
+        this.#callbackPending = true;
+        return this.#to('confirming');
       case 'callback':
         return this.#callback(e);
       case 'querySent':
@@ -135,7 +163,12 @@ export class RemoteTask {
         return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
       }
       case 'answerLost':
-        return this.#to('unknown');
+        this.#lostAt = e.at;
+        this.#pace(e.at, this.#retryAfterMs);
+        return this.#to(this.#callbackPending ? 'confirming' : 'unknown');
+      case 'stopped':
+        this.#pace(e.at, this.#retryAfterMs);
+        return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
       case 'timedOut':
         if (this.#phase !== 'final') this.#status = 'timed out';
         return this.#to('final');
@@ -156,13 +189,16 @@ export class RemoteTask {
       case 'confirming':
         return { step: 'query', notBefore: this.#notBefore, why: 'confirm' };
       case 'unknown':
-        // Only a callback can tell without risking a query after a final state; none can come: query.
-        return r.callbacks
-          ? { step: 'wait', forCallback: true }
+        // The lost answer may have been `cancelled`, after which a review task is never queried: wait for
+        // the callback that the service sends on a final state, for a while. Nothing else can tell.
+        return r.cancelledStopsQueries && this.#callbackSent
+          ? { step: 'wait', forCallback: true, pollAt: Math.max(this.#notBefore, this.#lostAt + r.fallbackMs) }
           : { step: 'query', notBefore: this.#notBefore, why: 'poll' };
       case 'waiting': {
-        const pollAt = Math.max(this.#notBefore, this.#lastAnswerAt + (r.callbacks ? r.fallbackMs : r.pollIntervalMs));
-        return { step: 'wait', forCallback: r.callbacks, pollAt };
+        const callbacks = this.waitsForCallbacks;
+        const cadence = callbacks ? r.fallbackMs : this.#answered ? r.pollIntervalMs : 0;
+        const pollAt = Math.max(this.#notBefore, this.#lastAnswerAt + cadence);
+        return { step: 'wait', forCallback: callbacks, pollAt };
       }
     }
   }
@@ -179,6 +215,7 @@ export class RemoteTask {
     this.#status = status;
     this.#networkFailures = 0;
     this.#lastAnswerAt = at;
+    this.#answered = true;
     if (retryAfterMs !== undefined) this.#retryAfterMs = Math.max(this.#retryAfterMs, retryAfterMs);
     this.#pace(at, retryAfterMs ?? 0);
     if (this.rules.isFinal(status)) return this.#to('final');

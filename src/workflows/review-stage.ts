@@ -1,22 +1,22 @@
 // The review stage: every URL reviewed, grouped by type in batches of at most 50, in parallel; each
-// batch submitted once (never blindly resubmitted), waited for by callback or polling; continue only when
-// every item passed.
+// batch submitted once (never blindly resubmitted, review-submit.ts), its task waited for by its
+// RemoteTask (callback or polling, task-waiter.ts); continue only when every item passed.
 import {
   isFinalReviewStatus,
-  pollActivityId,
   reviewRejected,
   reviewTimedOut,
+  WORKING_REVIEW_STATUSES,
   type RejectedItem,
   type ReviewSubmitInput,
   type ReviewTaskSummary,
 } from '../contract/index.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
-import { confirmReviewTask } from './review-confirm.js';
+import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
-import { waitForFinal, WaitTimedOut } from './signal-or-poll.js';
 import { submitOnce, submitSyncOnce, type BatchContext } from './review-submit.js';
 import { ReviewItemsRejected, verdict } from './review-verdict.js';
+import { waitUntilFinal } from './task-waiter.js';
 
 export async function reviewAll(
   job: ReviewThenGenerateJob,
@@ -41,6 +41,20 @@ export async function reviewAll(
   return outcomes.flatMap((o) => (o.status === 'fulfilled' ? o.value : []));
 }
 
+/** The spec's rules for a review task (Limits; States: stop querying once `cancelled` is returned). */
+export function reviewTaskRules(job: ReviewThenGenerateJob): RemoteTaskRules {
+  const t = job.timing;
+  return {
+    minIntervalMs: t.reviewMinQueryIntervalMs,
+    pollIntervalMs: t.reviewMinQueryIntervalMs,
+    fallbackMs: Math.max(t.callbackFallbackPollMs, t.reviewMinQueryIntervalMs),
+    callbacks: job.callbacks && job.review?.mode !== 'sync',
+    cancelledStopsQueries: true,
+    isFinal: isFinalReviewStatus,
+    isWorking: (s) => WORKING_REVIEW_STATUSES.has(s),
+  };
+}
+
 async function reviewBatch(
   job: ReviewThenGenerateJob,
   run: RunState,
@@ -59,8 +73,9 @@ async function reviewBatch(
     stageDeadline: deadline,
   };
   const summary = `review ${batch.urls.length} ${batch.assetType.toLowerCase()}(s)`;
-  const ctx: BatchContext = { job, run, batch, index, summary, deadline };
-  run.planReviewTask(index, batch);
+  const task = new RemoteTask(reviewTaskRules(job));
+  const ctx: BatchContext = { job, run, batch, index, summary, deadline, task };
+  run.planReviewTask(index, batch, task);
 
   if (review.mode === 'sync') {
     const answer = await submitSyncOnce(ctx, common);
@@ -68,62 +83,68 @@ async function reviewBatch(
     run.observeReview(index, answer);
     // An unfinished answer that names its task is followed like an async one (no callback was sent).
     if (isFinalReviewStatus(answer.status) || !answer.taskId) return verdict(answer, batch);
-    run.recordQuery(`review:${answer.taskId}`, answer.nextQueryAt, answer.retryAfterMs);
-    return verdict(await waitForReview(ctx, answer.taskId, false), batch);
+    task.apply({ type: 'submitted', taskId: answer.taskId, at: Date.now(), callbackSent: false });
+    if (answer.retryAfterMs !== undefined) {
+      task.apply({ type: 'querySent' });
+      task.apply({ type: 'answered', status: answer.status, at: Date.now(), retryAfterMs: answer.retryAfterMs });
+    }
+    return verdict(await waitForReview(ctx, answer.taskId, answer), batch);
   }
 
   const accepted = await submitOnce(ctx, { ...common, resubmitOnAmbiguity: job.resubmitOnAmbiguity });
-  const taskId = accepted.taskId;
-  run.setReviewTask(index, taskId, accepted.status);
-  if (accepted.confirmed) {
-    // Adopted after an ambiguous submit: its callback was already answered by the confirming query.
-    run.observeReview(index, accepted.confirmed);
-    run.takeReviewCallback(taskId);
-    if (isFinalReviewStatus(accepted.confirmed.status)) return verdict(accepted.confirmed, batch);
-  }
-  return verdict(await waitForReview(ctx, taskId, job.callbacks && accepted.callbackSent), batch);
+  run.setReviewTask(index, accepted.taskId, accepted.confirmed?.status ?? accepted.status);
+  if (accepted.confirmed) run.observeReview(index, accepted.confirmed);
+  return verdict(await waitForReview(ctx, accepted.taskId, accepted.confirmed), batch);
 }
 
-/** Waits for the review task by callback (when one can come and the job wants it) or by polling. */
+/** Waits for the batch's task until final; `last`: the answer the run has already (adoption, sync). */
 async function waitForReview(
-  { job, run, index, deadline }: BatchContext,
+  { job, run, index, deadline, task }: BatchContext,
   taskId: string,
-  callbacksOn: boolean,
+  last: ReviewTaskSummary | undefined,
 ): Promise<ReviewTaskSummary> {
   const t = job.timing;
-  const key = `review:${taskId}`;
-  const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs };
-  try {
-    return await waitForFinal<ReviewTaskSummary>({
-      callbacksOn,
-      intervalMs: t.reviewMinQueryIntervalMs,
-      fallbackMs: Math.max(t.callbackFallbackPollMs, t.reviewMinQueryIntervalMs),
-      deadline,
-      callbackPending: () => run.reviewCallbackPending(taskId),
-      takeCallback: () => run.takeReviewCallback(taskId),
-      confirm: () => confirmReviewTask(run, taskId, t.reviewMinQueryIntervalMs, `confirm review task ${taskId}`),
-      poll: (cadenceMs, scheduleToCloseMs, fallback) =>
-        run.queryInTurn(key, (pacing) =>
-          run.acts
-            .polling(
-              scheduleToCloseMs,
-              `poll review task ${taskId}`,
-              fallback ? undefined : pollActivityId('review', taskId),
-            )
-            .rtgQueryReviewTask({ ...query, cadenceMs, untilFinal: true, ...pacing }),
-        ),
-      isFinal: (r) => isFinalReviewStatus(r.status),
-      onObserved: (r) => {
-        run.recordQuery(key, r.nextQueryAt, r.retryAfterMs);
-        run.observeReview(index, r);
+  const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs, guardLostAnswer: true };
+  const outcome = await waitUntilFinal<ReviewTaskSummary>(
+    task,
+    {
+      confirm: async (pacing) => {
+        // A read of this task made while the run did not know it was its own keeps the interval too.
+        const readAt = await run.namedReadsDone(taskId);
+        const notBefore = Math.max(pacing.notBefore, readAt > 0 ? readAt + t.reviewMinQueryIntervalMs : 0);
+        return run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
+          { ...query, ...pacing, notBefore, untilFinal: false },
+        ]);
       },
-      onRetryAfter: (r) => run.recordQuery(key, r.nextQueryAt, r.retryAfterMs),
-      onQueryWithoutAnswer: (err) => run.recordQueryWithoutAnswer(key, t.reviewMinQueryIntervalMs, err),
-    });
-  } catch (err) {
-    if (err instanceof WaitTimedOut) {
-      throw reviewTimedOut(taskId, t.reviewTimeoutMs);
-    }
-    throw err;
-  }
+      poll: (pacing, scheduleToCloseMs) =>
+        run.acts
+          .polling(scheduleToCloseMs, `poll review task ${taskId}`)
+          .rtgQueryReviewTask({ ...query, ...pacing, cadenceMs: t.reviewMinQueryIntervalMs, untilFinal: true }),
+      statusOf: (r) => r.status,
+      retryAfterOf: (r) => r.retryAfterMs,
+      observe: (r) => run.observeReview(index, r),
+    },
+    deadline,
+  );
+  if (outcome.status === 'timed out') throw reviewTimedOut(taskId, t.reviewTimeoutMs);
+  const answer = outcome.answer ?? last;
+  if (answer && answer.status === outcome.status) return answer;
+  // The final word was a callback's (`cancelled`: the task is not queried again).
+  return cancelledByCallback(taskId);
+}
+
+/** The review task as a signed callback reported it cancelled: no query confirms it (spec: stop querying). */
+function cancelledByCallback(taskId: string): ReviewTaskSummary {
+  const message = 'reported cancelled by the review service callback';
+  return {
+    taskId,
+    status: 'cancelled',
+    rawStatus: 'cancelled',
+    totalCount: undefined,
+    doneCount: undefined,
+    items: [],
+    error: { message },
+    raw: { task_id: taskId, status: 'cancelled', message },
+    queries: 0,
+  };
 }

@@ -4,12 +4,12 @@
 import { condition, isCancellation } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
-import { isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
+import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
 import { countedAmbiguity } from './job-metrics.js';
+import type { RemoteTask } from './remote-task.js';
 import type { RunState } from './run-state.js';
-import { confirmReviewTask } from './review-confirm.js';
 
 /** One batch of one run, as the review stage works on it. */
 export interface BatchContext {
@@ -19,6 +19,8 @@ export interface BatchContext {
   index: number;
   summary: string;
   deadline: number;
+  /** The batch's task: told of every submit's outcome. */
+  task: RemoteTask;
 }
 
 function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
@@ -49,13 +51,17 @@ export async function submitOnce(
   ctx: BatchContext,
   input: ReviewSubmitInput,
 ): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
-  const { job, run } = ctx;
+  const { job, run, task } = ctx;
   for (let ambiguous = 1; ; ambiguous++) {
+    if (ambiguous > 1) task.apply({ type: 'resubmit' });
     try {
-      return await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [input]);
+      const accepted = await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [input]);
+      task.apply({ type: 'submitted', taskId: accepted.taskId, at: Date.now(), callbackSent: accepted.callbackSent });
+      return accepted;
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      task.apply({ type: 'submitAmbiguous' });
       run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
         'review',
@@ -69,13 +75,23 @@ export async function submitOnce(
           unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
         }),
       );
-      if (next !== 'resubmit')
+      if (next !== 'resubmit') {
+        const { taskId, task: read } = next.adopted;
+        const retryAfterMs = read.retryAfterMs;
+        task.apply({
+          type: 'adopted',
+          taskId,
+          status: read.status,
+          at: Date.now(),
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        });
         return {
           taskId: next.adopted.taskId,
           status: next.adopted.task.status,
           callbackSent: true,
           confirmed: next.adopted.task,
         };
+      }
     }
   }
 }
@@ -86,19 +102,19 @@ export async function submitOnce(
  * opted in to resubmitting.
  */
 export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<ReviewTaskSummary> {
-  const { job, run } = ctx;
+  const { job, run, task } = ctx;
   for (let ambiguous = 1; ; ambiguous++) {
+    if (ambiguous > 1) task.apply({ type: 'resubmit' });
     const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
     try {
       // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
       return await run.acts
         .submittingSync(timeoutMs + 5_000)
-        .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
-          { ...input, timeoutMs, minIntervalMs: job.timing.reviewMinQueryIntervalMs },
-        ]);
+        .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [{ ...input, timeoutMs }]);
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      task.apply({ type: 'submitAmbiguous' });
       run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       await countedAmbiguity(
         'review',
@@ -136,7 +152,9 @@ async function findSubmittedTask(
       if (left <= 0 || !(await condition(() => candidates().length > 0, left))) return undefined;
     }
     for (const taskId of candidates()) {
-      const task = await run.readNamedReviewTask(taskId, () => readTask(job, run, taskId));
+      // Claimed by its own batch meanwhile: not this batch's to look at.
+      if (!run.unclaimedReviewTaskIds().includes(taskId)) continue;
+      const task = await readTask(job, run, taskId);
       if (task === 'unreadable') {
         notOurs.add(taskId);
         continue;
@@ -152,33 +170,20 @@ async function findSubmittedTask(
 }
 
 /**
- * One confirming query of a task a callback named: undefined when it could not be read this time (the
- * attempt is recorded for pacing), 'unreadable' when the service refused it for good (e.g. 404).
+ * One query of a task a callback named: undefined when it could not be read this time, 'unreadable' when
+ * the service refused it for good (e.g. 404). Shared by the batches (RunState.readNamedReviewTask).
  */
-async function readTask(
-  job: ReviewThenGenerateJob,
-  run: RunState,
-  taskId: string,
-): Promise<ReviewTaskSummary | 'unreadable' | undefined> {
-  const key = `review:${taskId}`;
-  // A task its own batch is querying is claimed already, or will be: not this batch's to look at.
-  const claimed = () => !run.unclaimedReviewTaskIds().includes(taskId);
-  await condition(() => !run.queryUnderWay(key) || claimed());
-  if (claimed()) return undefined;
-  try {
-    const task = await confirmReviewTask(
-      run,
-      taskId,
-      job.timing.reviewMinQueryIntervalMs,
-      `look at review task ${taskId} (named by a callback)`,
-    );
-    run.recordQuery(key, task.nextQueryAt, task.retryAfterMs);
-    return task;
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const raised = retryAfterRaisedOf(err);
-    if (raised) run.recordQuery(key, raised.nextQueryAt, raised.retryAfterMs);
-    else run.recordQueryWithoutAnswer(key, job.timing.reviewMinQueryIntervalMs, err);
-    return !raised && isFinalFailure(err) ? 'unreadable' : undefined;
-  }
+function readTask(job: ReviewThenGenerateJob, run: RunState, taskId: string) {
+  const minIntervalMs = job.timing.reviewMinQueryIntervalMs;
+  return run.readNamedReviewTask(taskId, minIntervalMs, async (notBefore) => {
+    try {
+      return await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
+        { summary: `look at review task ${taskId} (named by a callback)` },
+        [{ taskId, minIntervalMs, untilFinal: false, notBefore, guardLostAnswer: true }],
+      );
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return isFinalFailure(err) && !retryAfterRaisedOf(err) && !isAnswerLost(err) ? 'unreadable' : undefined;
+    }
+  });
 }

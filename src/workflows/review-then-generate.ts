@@ -16,13 +16,11 @@ import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure } from './failure-reading.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
-import { historyShape } from './history-version.js';
 import { countJob, recordStage } from './job-metrics.js';
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
 import { storeVideo } from './store-stage.js';
-import { indexStage, indexWorkingStage, showProgress } from './visibility.js';
 
 export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promise<ReviewThenGenerateResult> {
   const validation = validateReviewThenGenerateInput(input);
@@ -32,13 +30,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();
-  const shape = historyShape();
-  const run = new RunState(
-    job,
-    reviewThenGenerateActivities(job.timing, shape),
-    showProgress,
-    shape.v2 ? indexWorkingStage : indexStage,
-  );
+  const run = new RunState(job, reviewThenGenerateActivities(job.timing));
   setHandler(progressQuery, () => run.progress);
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
@@ -53,14 +45,15 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     // arrives meanwhile can cancel the task instead of leaving it behind.
     run.setStage('creating');
     const generationStarted = Date.now();
-    const { taskId, callbackSent } = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets));
-    run.setTaskId(taskId);
+    const deadline = generationStarted + job.timing.generationTimeoutMs;
+    const videoTask = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets), deadline);
+    const taskId = videoTask.taskId!;
     watchForOrphans(run);
     if (CancellationScope.current().consideredCancelled)
       throw new CancelledFailure('cancelled while the video task was being created');
 
     run.setStage('generating');
-    const task = await waitForVideo(job, run, taskId, callbackSent);
+    const task = await waitForVideo(job, run, videoTask, deadline);
     recordStage('generation', generationStarted);
     await cancelOrphans(run);
     const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;

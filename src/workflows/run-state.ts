@@ -1,41 +1,35 @@
-// Mutable state of one ReviewThenGenerate run: progress (for the `progress` query and the Web UI), the
-// callbacks received, and the record of when each task may be queried next. Every write to the progress
-// goes through a method here; the stages read it.
+// Mutable state of one ReviewThenGenerate run: the progress (for the `progress` query and the Web UI),
+// one RemoteTask per remote task (remote-task.ts: phase, pacing, pending callbacks), and the task ids
+// callbacks named, which resolve an ambiguous submit and reveal orphans. Every write to the progress goes
+// through a method here; the stages read it.
 import { condition } from '@temporalio/workflow';
-import { WORKING_VIDEO_STATUSES, type CallbackSignal } from '../contract/index.js';
-import type { ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
+import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import type { RemoteTask } from './remote-task.js';
 import type { RunActivities } from './run-activities.js';
-import { CallbackBurst } from './callback-burst.js';
-import { nextQueryAtOf } from './failure-reading.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
-/** Mutable state of one run: progress (for the `progress` query) and the callbacks received. */
+/** A read of a review task a callback named (ambiguous submit), shared by the batches that look at it. */
+interface NamedRead {
+  reading: Promise<ReviewTaskSummary | 'unreadable' | undefined>;
+  /** When it ended (workflow time): its owner's first query keeps the interval from it. */
+  endedAt?: number;
+  /** It read the task (or learnt it is unreadable): later looks reuse the answer. */
+  found?: boolean;
+}
+
 export class RunState {
   readonly #progress: Progress;
-  private pendingReviewCallbacks = new Set<string>();
-  private anonymousReviewCallback = false;
-  /** Every review task id named by a (signed) review callback of this run, in arrival order. */
-  private readonly namedReviewTaskIds: string[] = [];
-  private pendingVideoCallback = false;
-  /** Task ids named by video callbacks, in arrival order (used to resolve an ambiguous create). */
-  readonly videoCallbackTaskIds: string[] = [];
-  /** Every task id named by a (signed) video callback of this run. */
-  private readonly namedVideoTaskIds = new Set<string>();
-  /**
-   * When each remote task may be queried next (epoch ms): the run's own record of its last query and any
-   * Retry-After, passed to every query activity, so the minimum interval holds across workers.
-   */
-  private readonly nextQueryAt = new Map<string, number>();
-  private readonly knownRetryAfterMs = new Map<string, number>();
-  readonly burst = new CallbackBurst();
-
   #indexedStage: Stage | undefined;
-  /** Tasks with a query activity under way: the next query of the same task waits for its answer. */
-  readonly #queriesInFlight = new Set<string>();
-  /** Reads of review tasks named by callbacks, shared by the batches looking for their task. */
-  readonly #namedTaskReads = new Map<string, Promise<ReviewTaskSummary | 'unreadable' | undefined>>();
+  /** One per review batch, by batch index; the video task's once its create is under way. */
+  readonly #reviewTasks: RemoteTask[] = [];
+  #videoTask: RemoteTask | undefined;
+  /** Every review task id named by a (signed) review callback of this run, in arrival order. */
+  readonly #namedReviewTaskIds: string[] = [];
+  /** Every task id named by a (signed) video callback of this run, in arrival order. */
+  readonly #namedVideoTaskIds: string[] = [];
+  readonly #namedReads = new Map<string, NamedRead>();
 
   /**
    * `show` puts the progress in the Web UI's current details at each change of stage or task; `index`
@@ -69,8 +63,11 @@ export class RunState {
     return this.#progress;
   }
 
-  /** A batch is being submitted: its entry in the progress, before any task id is known. */
-  planReviewTask(index: number, batch: ReviewBatch) {
+  // ---- Review ----------------------------------------------------------------------------------------
+
+  /** A batch is being submitted: its entry in the progress and its task, before any task id is known. */
+  planReviewTask(index: number, batch: ReviewBatch, task: RemoteTask) {
+    this.#reviewTasks[index] = task;
     this.#progress.review.tasks[index] = {
       taskId: '',
       assetType: batch.assetType,
@@ -88,88 +85,15 @@ export class RunState {
     this.report();
   }
 
-  /** The last thing that went wrong, shown in `progress` and the Web UI, even when the run goes on. */
-  noteError(message: string) {
-    this.#progress.lastError = message;
-  }
-
-  /** An orphan of an ambiguous create is being cancelled. */
-  noteOrphanCancelled(taskId: string) {
-    this.#progress.orphanTasksCancelled = [...(this.#progress.orphanTasksCancelled ?? []), taskId];
-  }
-
-  /** Pacing of the next query of a task (keys: `review:<id>`, `video:<id>`), for the query activity. */
-  queryPacing(key: string): { notBefore?: number; knownRetryAfterMs: number } {
-    const at = this.nextQueryAt.get(key);
-    return { ...(at === undefined ? {} : { notBefore: at }), knownRetryAfterMs: this.knownRetryAfterMs.get(key) ?? 0 };
-  }
-
-  /**
-   * Runs one query activity of a task once no other query of it is under way (two batches, or a look-up
-   * and the owner's confirmation, could otherwise get the same pacing slot in one activation), passing it
-   * the pacing the run's record gives at that moment.
-   */
-  async queryInTurn<T>(key: string, send: (pacing: { notBefore?: number; knownRetryAfterMs: number }) => Promise<T>) {
-    await condition(() => !this.#queriesInFlight.has(key));
-    this.#queriesInFlight.add(key);
-    try {
-      return await send(this.queryPacing(key));
-    } finally {
-      this.#queriesInFlight.delete(key);
-    }
-  }
-
-  queryUnderWay(key: string): boolean {
-    return this.#queriesInFlight.has(key);
-  }
-
-  /** A query answered: when the task may be queried next, and the Retry-After it asked for, if any. */
-  recordQuery(key: string, nextQueryAt: number, retryAfterMs?: number) {
-    this.nextQueryAt.set(key, Math.max(this.nextQueryAt.get(key) ?? 0, nextQueryAt));
-    if (retryAfterMs !== undefined)
-      this.knownRetryAfterMs.set(key, Math.max(this.knownRetryAfterMs.get(key) ?? 0, retryAfterMs));
-  }
-
-  /**
-   * A query activity ended without an answer (failed, or a poll stopped for a callback). A failed query
-   * says when the task may be queried next (`err`, see nextQueryAtOf); otherwise its last query was before
-   * now, and no attempt of it was told to wait longer than the known Retry-After (it would have ended to
-   * report it).
-   */
-  recordQueryWithoutAnswer(key: string, minIntervalMs: number, err?: unknown) {
-    const fromNow = Date.now() + Math.max(minIntervalMs, this.knownRetryAfterMs.get(key) ?? 0);
-    this.recordQuery(key, Math.max(fromNow, nextQueryAtOf(err) ?? 0));
-  }
-
-  setStage(stage: Stage) {
-    this.#progress.stage = stage;
-    this.report();
-  }
-
-  setTaskId(taskId: string) {
-    this.#progress.taskId = taskId;
-    this.report();
-  }
-
   reviewTaskIds() {
     return this.#progress.review.tasks.map((t) => t.taskId);
   }
 
-  fail(err: unknown) {
-    this.#progress.stage = 'failed';
-    this.#progress.lastError = err instanceof Error ? err.message : String(err);
-    this.report();
-  }
-
   onReviewCallback(s: CallbackSignal) {
     this.#progress.callbacks.review++;
-    // Kept even when the id is not known yet: a fast review's callback can arrive before the workflow has
-    // recorded the submit's answer, and dropping it would leave the task to the slow fallback polling.
-    if (s.taskId) this.pendingReviewCallbacks.add(s.taskId);
-    else this.anonymousReviewCallback = true; // no usable id: confirm every waiting task
-    const spaced = this.burst.add(`review:${s.taskId ?? ''}`, s.status);
-    for (const key of spaced) this.recordQuery(key, Date.now() + this.job.timing.reviewMinQueryIntervalMs);
-    if (s.taskId && !this.namedReviewTaskIds.includes(s.taskId)) this.namedReviewTaskIds.push(s.taskId);
+    if (s.taskId && !this.#namedReviewTaskIds.includes(s.taskId)) this.#namedReviewTaskIds.push(s.taskId);
+    // Each task takes what is its own: one naming another task is ignored, one naming none wakes all.
+    for (const task of this.#reviewTasks) task?.apply({ type: 'callback', taskId: s.taskId, status: s.status });
   }
 
   /**
@@ -178,58 +102,42 @@ export class RunState {
    */
   unclaimedReviewTaskIds(): string[] {
     const claimed = new Set(this.reviewTaskIds());
-    return this.namedReviewTaskIds.filter((id) => !claimed.has(id));
+    return this.#namedReviewTaskIds.filter((id) => !claimed.has(id));
   }
 
   /**
    * Reads a task a callback named once for every batch (two batches answered ambiguously at once would
-   * otherwise query it together); a failed read is forgotten, so the next look tries again.
+   * otherwise query it together); a read that found nothing is forgotten, so the next look tries again,
+   * not before the interval from the last one.
    */
-  readNamedReviewTask(taskId: string, read: () => Promise<ReviewTaskSummary | 'unreadable' | undefined>) {
-    let reading = this.#namedTaskReads.get(taskId);
-    if (!reading) {
-      reading = read().then((task) => {
-        if (!task) this.#namedTaskReads.delete(taskId);
-        return task;
-      });
-      this.#namedTaskReads.set(taskId, reading);
-    }
-    return reading;
+  readNamedReviewTask(
+    taskId: string,
+    minIntervalMs: number,
+    read: (notBefore: number) => Promise<ReviewTaskSummary | 'unreadable' | undefined>,
+  ) {
+    const known = this.#namedReads.get(taskId);
+    if (known && (known.endedAt === undefined || known.found)) return known.reading;
+    const entry: NamedRead = {
+      reading: read(known?.endedAt !== undefined ? known.endedAt + minIntervalMs : 0).then(
+        (task) => {
+          entry.endedAt = Date.now();
+          entry.found = task !== undefined;
+          return task;
+        },
+        (err: unknown) => {
+          entry.endedAt = Date.now();
+          throw err;
+        },
+      ),
+    };
+    this.#namedReads.set(taskId, entry);
+    return entry.reading;
   }
 
-  reviewCallbackPending(taskId: string) {
-    return this.pendingReviewCallbacks.has(taskId) || this.anonymousReviewCallback;
-  }
-
-  takeReviewCallback(taskId: string) {
-    this.pendingReviewCallbacks.delete(taskId);
-    this.anonymousReviewCallback = false;
-  }
-
-  orphanTaskIds(): string[] {
-    const handled = new Set([this.#progress.taskId, ...(this.#progress.orphanTasksCancelled ?? [])]);
-    return [...this.namedVideoTaskIds].filter((id) => !handled.has(id));
-  }
-
-  onVideoCallback(s: CallbackSignal) {
-    this.#progress.callbacks.video++;
-    if (s.taskId) this.namedVideoTaskIds.add(s.taskId);
-    const current = this.#progress.taskId;
-    if (s.taskId && current && s.taskId !== current) {
-      this.#progress.callbacks.ignored++;
-      return;
-    }
-    if (s.taskId && !current && !this.videoCallbackTaskIds.includes(s.taskId)) this.videoCallbackTaskIds.push(s.taskId);
-    // A callback that says the task is still running needs no query; a final or unreadable one does.
-    if (!s.status || !WORKING_VIDEO_STATUSES.has(s.status)) this.pendingVideoCallback = true;
-  }
-
-  videoCallbackPending() {
-    return this.pendingVideoCallback;
-  }
-
-  takeVideoCallback() {
-    this.pendingVideoCallback = false;
+  /** Waits for a read of `taskId` under way; returns when the last one ended (0: never read that way). */
+  async namedReadsDone(taskId: string): Promise<number> {
+    await condition(() => this.#namedReads.get(taskId)?.endedAt !== undefined || !this.#namedReads.has(taskId));
+    return this.#namedReads.get(taskId)?.endedAt ?? 0;
   }
 
   observeReview(batchIndex: number, t: ReviewTaskSummary) {
@@ -241,8 +149,61 @@ export class RunState {
     this.#progress.queries.review += t.queries || 1;
   }
 
+  // ---- Video -----------------------------------------------------------------------------------------
+
+  /** The video task's create is under way: callbacks from now on are its own (or orphans'). */
+  planVideoTask(task: RemoteTask) {
+    this.#videoTask = task;
+  }
+
+  setTaskId(taskId: string) {
+    this.#progress.taskId = taskId;
+    this.report();
+  }
+
+  onVideoCallback(s: CallbackSignal) {
+    this.#progress.callbacks.video++;
+    if (s.taskId && !this.#namedVideoTaskIds.includes(s.taskId)) this.#namedVideoTaskIds.push(s.taskId);
+    const current = this.#progress.taskId;
+    if (s.taskId && current && s.taskId !== current) this.#progress.callbacks.ignored++;
+    this.#videoTask?.apply({ type: 'callback', taskId: s.taskId, status: s.status });
+  }
+
+  /** Video task ids callbacks named, in arrival order (one resolves an ambiguous create). */
+  namedVideoTaskIds(): readonly string[] {
+    return this.#namedVideoTaskIds;
+  }
+
+  orphanTaskIds(): string[] {
+    const handled = new Set([this.#progress.taskId, ...(this.#progress.orphanTasksCancelled ?? [])]);
+    return this.#namedVideoTaskIds.filter((id) => !handled.has(id));
+  }
+
+  /** An orphan of an ambiguous create is being cancelled. */
+  noteOrphanCancelled(taskId: string) {
+    this.#progress.orphanTasksCancelled = [...(this.#progress.orphanTasksCancelled ?? []), taskId];
+  }
+
   observeVideo(t: VideoTaskSummary) {
     this.#progress.state = t.status === 'unknown' ? (t.rawStatus ?? 'unknown') : t.status;
     this.#progress.queries.video += t.queries || 1;
+  }
+
+  // ---- The run ---------------------------------------------------------------------------------------
+
+  setStage(stage: Stage) {
+    this.#progress.stage = stage;
+    this.report();
+  }
+
+  /** The last thing that went wrong, shown in `progress` and the Web UI, even when the run goes on. */
+  noteError(message: string) {
+    this.#progress.lastError = message;
+  }
+
+  fail(err: unknown) {
+    this.#progress.stage = 'failed';
+    this.#progress.lastError = err instanceof Error ? err.message : String(err);
+    this.report();
   }
 }

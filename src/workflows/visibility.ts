@@ -36,22 +36,17 @@ export function showProgress(job: ReviewThenGenerateJob, p: Progress): void {
  * details only. Each upsert is a history event and a billable action, so the index changes once per
  * stage, carrying the task ids known by then.
  */
-export const INDEXED_STAGES = new Set<Stage>(['reviewing', 'generating', 'succeeded', 'failed', 'cancelled']);
+export const INDEXED_STAGES = new Set<Stage>(['reviewing', 'generating']);
 
 /**
- * history-v2: the index follows the working stages only. `reviewing` is skipped when the start already
- * set it (our helpers do), and the outcome is not written: a closed run keeps the stage it reached, and
- * ExecutionStatus (Completed, Failed, Canceled) says how it ended. Two upserts fewer per job.
+ * The index follows the working stages only. `reviewing` is skipped when the start already set it (our
+ * helpers do), and the outcome is not written: a closed run keeps the stage it reached, and
+ * ExecutionStatus (Completed, Failed, Canceled) says how it ended. RunState calls it once per indexed stage.
  */
-export function indexWorkingStage(job: ReviewThenGenerateJob, p: Progress): void {
-  if (p.stage === 'succeeded' || p.stage === 'failed' || p.stage === 'cancelled') return;
-  if (p.stage === 'reviewing' && workflowInfo().typedSearchAttributes.get(ReviewStage) === 'reviewing') return;
-  indexStage(job, p);
-}
-
-/** Upserts the search attributes of the run's stage (RunState calls it once per indexed stage). */
 export function indexStage(job: ReviewThenGenerateJob, p: Progress): void {
   if (!searchAttributesEnabled()) return;
+  if (p.stage === 'succeeded' || p.stage === 'failed' || p.stage === 'cancelled') return;
+  if (p.stage === 'reviewing' && workflowInfo().typedSearchAttributes.get(ReviewStage) === 'reviewing') return;
   const reviewIds = p.review.tasks.map((t) => t.taskId).filter((id) => id !== '');
   upsertSearchAttributes([
     { key: ReviewStage, value: p.stage },

@@ -134,7 +134,7 @@ describe('polling', () => {
       ok.env.run(acts().rtgQueryVideoTask, { taskId, minIntervalMs: 0, cadenceMs: 300, untilFinal: true }),
     );
     expect(notFinal).toMatchObject({ type: 'NotFinalYet', nextRetryDelay: 300 });
-    expect(ok.beats).toEqual([{ networkFailures: 0 }]);
+    expect(ok.beats).toEqual([{ networkFailures: 0, reportedBy: 5 }]);
     const once = (await attempt(1).env.run(acts().rtgQueryVideoTask, {
       taskId,
       minIntervalMs: 0,

@@ -30,9 +30,8 @@ describe('rtgQueryReviewTask pacing', () => {
     const task = await query({ taskId, minIntervalMs: 100, untilFinal: false, notBefore });
     expect(queries()).toHaveLength(1);
     expect(queries()[0]!.at).toBeGreaterThanOrEqual(notBefore);
-    // The next query is due after the Retry-After (2 s), which is longer than the interval.
+    // The run's RemoteTask paces the next query by the Retry-After (2 s), which is longer than the interval.
     expect(task.retryAfterMs).toBe(2_000);
-    expect(task.nextQueryAt).toBeGreaterThanOrEqual(queries()[0]!.at + 2_000);
   });
 
   it('a notBefore far ahead is left to the retry timer: no query, a retry delay to that time', async () => {
@@ -66,7 +65,7 @@ describe('rtgQueryReviewTask pacing', () => {
     expect(task.retryAfterMs).toBe(2_000);
   });
 
-  it('an error answer with a longer Retry-After than the run knows: RetryAfterRaised, not retried, with when to query next', async () => {
+  it('an error answer with a longer Retry-After than the run knows: RetryAfterRaised, not retried, with the delay', async () => {
     const taskId = await submitted();
     services.sandbox.addFault({
       operation: 'review.query',
@@ -80,15 +79,32 @@ describe('rtgQueryReviewTask pacing', () => {
     const failure = err as ApplicationFailure;
     expect(failure.type).toBe('RetryAfterRaised');
     expect(failure.nonRetryable).toBe(true);
-    expect(failure.details?.[0]).toMatchObject({ retryAfterMs: 3_000, nextQueryAt: expect.any(Number) });
+    expect(failure.details?.[0]).toEqual({ retryAfterMs: 3_000 });
   });
 
-  it('sent again with the pacing of its first run (a local activity re-run with its workflow task): waits for the Retry-After of the first query', async () => {
+  it('guardLostAnswer: an attempt after one that vanished does not query (it may have seen cancelled)', async () => {
     const taskId = await submitted();
-    const pacing = { taskId, minIntervalMs: 100, untilFinal: false, knownRetryAfterMs: 2_000 };
-    await query(pacing);
-    await query(pacing); // the same input, as a retried workflow task gives it
-    const [first, second] = queries();
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(2_000);
+    const input = { taskId, minIntervalMs: 100, cadenceMs: 300, untilFinal: true, guardLostAnswer: true };
+    // Attempt 1 ends by reporting its not-final answer: the heartbeat it leaves lets attempt 2 query.
+    const beats: unknown[] = [];
+    const first = new MockActivityEnvironment({ attempt: 1 });
+    first.on('heartbeat', (d: unknown) => beats.push(d));
+    const notFinal = await first
+      .run(acts().rtgQueryReviewTask, { ...input, knownRetryAfterMs: 2_000 })
+      .catch((e: unknown) => e);
+    expect((notFinal as ApplicationFailure).type).toBe('NotFinalYet');
+    expect(beats).toEqual([{ networkFailures: 0, reportedBy: 1 }]);
+    expect(queries()).toHaveLength(1);
+    const second = new MockActivityEnvironment({ attempt: 2, heartbeatDetails: beats[0] });
+    await second
+      .run(acts().rtgQueryReviewTask, { ...input, knownRetryAfterMs: 0, notBefore: Date.now() })
+      .catch(() => undefined);
+    expect(queries()).toHaveLength(2);
+    // Attempt 3 finds no report of attempt 2 (its worker was lost): QueryAnswerLost, final, no query.
+    const third = new MockActivityEnvironment({ attempt: 3, heartbeatDetails: beats[0] });
+    const lost = await third.run(acts().rtgQueryReviewTask, input).catch((e: unknown) => e);
+    expect((lost as ApplicationFailure).type).toBe('QueryAnswerLost');
+    expect((lost as ApplicationFailure).nonRetryable).toBe(true);
+    expect(queries()).toHaveLength(2);
   });
 });

@@ -11,6 +11,8 @@ import { FailureType } from '../../src/model/failure-types.js';
 import type { ReviewTaskSummary } from '../../src/contract/index.js';
 import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { RunActivities } from '../../src/workflows/run-activities.js';
+import { RemoteTask } from '../../src/workflows/remote-task.js';
+import { reviewTaskRules } from '../../src/workflows/review-stage.js';
 import { RunState } from '../../src/workflows/run-state.js';
 import { readVersion, recordedVersions } from '../golden/history-file.js';
 
@@ -110,7 +112,11 @@ describe('JSON Schemas (schemas/)', () => {
       () => {},
     );
     expectValid('job-progress.schema.json', JSON.parse(JSON.stringify(run.progress)), 'a new run');
-    run.planReviewTask(0, { assetType: 'Image', urls: ['https://cdn.example.com/a.jpg'] });
+    run.planReviewTask(
+      0,
+      { assetType: 'Image', urls: ['https://cdn.example.com/a.jpg'] },
+      new RemoteTask(reviewTaskRules(v.job)),
+    );
     run.setReviewTask(0, 'r1', 'pending');
     run.observeReview(0, {
       taskId: 'r1',

@@ -165,26 +165,50 @@ describe('RemoteTask: callbacks (spec: Events)', () => {
 });
 
 describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => {
-  it('a query whose attempt vanished is not repeated while a callback can still tell', () => {
+  it('a review query whose attempt vanished is not repeated while a callback can still tell (it may have seen cancelled)', () => {
     const task = submitted(review());
     task.apply({ type: 'querySent' });
-    task.apply({ type: 'answerLost' });
-    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
+    task.apply({ type: 'answerLost', at: T0 + 5_000 });
+    // For a while: the service calls back on a final state; after fallbackMs without one, it is queried.
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true, pollAt: T0 + 35_000 });
     task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
     expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
 
     const completed = submitted(review());
     completed.apply({ type: 'querySent' });
-    completed.apply({ type: 'answerLost' });
+    completed.apply({ type: 'answerLost', at: T0 });
     completed.apply({ type: 'callback', taskId: 't1', status: 'completed' });
     expect(completed.next()).toMatchObject({ step: 'query', why: 'confirm' });
   });
 
-  it('without callbacks a lost answer is queried again, paced: nothing else can tell', () => {
+  it('a polling job waits for the callback too when its submit sent an address (final states are forwarded)', () => {
     const task = submitted(review({ callbacks: false }));
     task.apply({ type: 'querySent' });
-    task.apply({ type: 'answerLost' });
-    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 2_000, why: 'poll' });
+    task.apply({ type: 'answerLost', at: T0 + 4_000 });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true, pollAt: T0 + 34_000 });
+  });
+
+  it('without a callback address a lost answer is queried again, paced: nothing else can tell', () => {
+    const task = new RemoteTask(review({ callbacks: false }));
+    task.apply({ type: 'submitted', taskId: 't1', at: T0, callbackSent: false });
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'answerLost', at: T0 + 500 });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 2_500, why: 'poll' });
+  });
+
+  it('a video query whose answer was lost is queried again at once: no rule forbids it', () => {
+    const task = submitted(video());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'answerLost', at: T0 + 500 });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 500, why: 'poll' });
+  });
+
+  it('a poll stopped for a callback is followed by one confirming query, paced from the stop', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    task.apply({ type: 'stopped', at: T0 + 9_000 });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 11_000, why: 'confirm' });
   });
 
   it('an ambiguous submit queries nothing until the run adopts a task, or resubmits (opted in)', () => {

@@ -10,7 +10,7 @@ const B = 'https://cdn.example.com/b.jpg';
 const batch = { assetType: 'Image' as const, urls: [A, B] };
 
 function task(record: Record<string, unknown>): ReviewTaskSummary {
-  return { ...normalizeReviewTask({ code: 200, task_id: 'r1', ...record }), queries: 1, nextQueryAt: 0 };
+  return { ...normalizeReviewTask({ code: 200, task_id: 'r1', ...record }), queries: 1 };
 }
 const item = (source: string, passed: boolean, extra: Record<string, unknown> = {}) => ({
   source_url: source,

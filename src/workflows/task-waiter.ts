@@ -1,0 +1,143 @@
+// Runs the steps of one RemoteTask (remote-task.ts) with Temporal until the task is final: a timer or a
+// callback while it waits; one ordinary activity per confirming query (scheduled by a command, so a
+// retried workflow task never sends it again); polling as one activity whose retries do the loop, stopped
+// (and waited for) when a callback needs a query. Every answer and failure becomes an event of the task;
+// the task alone decides what comes next.
+import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
+import {
+  isActivityCallFailure,
+  isActivityTimeout,
+  isAnswerLost,
+  isStoppedActivity,
+  retryAfterRaisedOf,
+} from './failure-reading.js';
+import { LONGEST_IN_ATTEMPT_WAIT_MS } from '../contract/index.js';
+import type { RemoteTask } from './remote-task.js';
+
+/** The queries of one task, as activities, and how to read their answers. */
+export interface TaskQueries<T> {
+  /** One query, not before `notBefore` (epoch ms). */
+  confirm(pacing: QueryPacing): Promise<T>;
+  /** Polls until final through activity retries, bounded by `scheduleToCloseMs`. */
+  poll(pacing: QueryPacing, scheduleToCloseMs: number): Promise<T>;
+  statusOf(answer: T): string;
+  retryAfterOf(answer: T): number | undefined;
+  /** Every answer the run sees (progress). */
+  observe(answer: T): void;
+}
+
+export interface QueryPacing {
+  notBefore: number;
+  /** The longest Retry-After the task knows: a poll that meets a longer one ends to report it. */
+  knownRetryAfterMs: number;
+}
+
+/** The final status (or `timed out`) and the last answer, absent when the final word was a callback's. */
+export interface WaitOutcome<T> {
+  status: string;
+  answer?: T;
+}
+
+export async function waitUntilFinal<T>(
+  task: RemoteTask,
+  q: TaskQueries<T>,
+  deadline: number,
+): Promise<WaitOutcome<T>> {
+  let answer: T | undefined;
+  const pacing = (notBefore: number): QueryPacing => ({ notBefore, knownRetryAfterMs: task.pacing.retryAfterMs });
+  const answered = (t: T) => {
+    q.observe(t);
+    answer = t;
+    const retryAfterMs = q.retryAfterOf(t);
+    task.apply({
+      type: 'answered',
+      status: q.statusOf(t),
+      at: Date.now(),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  };
+  /** A query that ended without an answer: lost with its worker, out of time, or failed. */
+  const unanswered = (err: unknown, fatal: boolean) => {
+    if (isCancellation(err) || !isActivityCallFailure(err)) throw err;
+    if (isAnswerLost(err)) return task.apply({ type: 'answerLost', at: Date.now() });
+    // A poll runs until the stage's deadline: its time-out is the task's.
+    if (fatal && isActivityTimeout(err)) return task.apply({ type: 'timedOut' });
+    const raised = retryAfterRaisedOf(err);
+    // A poll's final failure (the task is gone, a 401) ends the wait; a confirming query's lets polling on.
+    if (fatal && !raised) throw err;
+    task.apply({ type: 'queryFailed', at: Date.now(), ...(raised ? { retryAfterMs: raised.retryAfterMs } : {}) });
+  };
+
+  for (;;) {
+    const step = task.next();
+    if (step.step === 'done') return { status: step.status, ...(answer !== undefined ? { answer } : {}) };
+    if (Date.now() >= deadline) {
+      task.apply({ type: 'timedOut' });
+      continue;
+    }
+    if (step.step === 'query') {
+      task.apply({ type: 'querySent' });
+      try {
+        answered(await q.confirm(pacing(step.notBefore)));
+      } catch (err) {
+        unanswered(err, false);
+      }
+      continue;
+    }
+    // Waiting: for a callback until the fallback poll is due; polling, straight to the poll unless it is
+    // due later than its attempt would wait (then a timer: an attempt that queries nothing is no poll).
+    const seen = task.changes;
+    const pollAt = Math.min(step.pollAt ?? deadline, deadline);
+    const waitHere = step.forCallback || pollAt - Date.now() > LONGEST_IN_ATTEMPT_WAIT_MS;
+    if (waitHere && (await condition(() => task.changes !== seen, Math.max(pollAt - Date.now(), 0)))) continue;
+    if (step.pollAt === undefined || Date.now() >= deadline) continue;
+    await pollStoppable(task, q, pacing(Math.max(step.pollAt, task.pacing.notBefore)), deadline, answered, unanswered);
+  }
+}
+
+/**
+ * One polling activity, stopped as soon as the task no longer needs it: its final state came by callback
+ * (review `cancelled`), or a callback needs a query (jobs that wait for callbacks). The stop is waited for
+ * (WAIT_CANCELLATION_COMPLETED): once it is confirmed no attempt of the poll can still query.
+ */
+async function pollStoppable<T>(
+  task: RemoteTask,
+  q: TaskQueries<T>,
+  pacing: QueryPacing,
+  deadline: number,
+  answered: (t: T) => void,
+  unanswered: (err: unknown, fatal: boolean) => void,
+): Promise<void> {
+  task.apply({ type: 'querySent' });
+  const scope = new CancellationScope();
+  const polling = scope.run(() => q.poll(pacing, Math.max(deadline - Date.now(), 1_000)));
+  const watch = new CancellationScope();
+  const stopWanted = watch.run(() =>
+    condition(() => task.phase === 'final' || (task.waitsForCallbacks && task.callbackPending)),
+  );
+  const first = await Promise.race([
+    polling.then(
+      (t) => ({ t }),
+      (err: unknown) => ({ err }),
+    ),
+    stopWanted.then(() => ({ stop: true as const })),
+  ]);
+  watch.cancel();
+  stopWanted.catch(() => undefined);
+  let outcome: { t: T } | { err: unknown };
+  if ('stop' in first) {
+    scope.cancel();
+    // It may have finished in the same instant; otherwise it ends cancelled, or with its attempt's own
+    // failure once the stop was requested.
+    outcome = await polling.then(
+      (t) => ({ t }),
+      (err: unknown) => ({ err }),
+    );
+    if ('err' in outcome && (isCancellation(outcome.err) || isStoppedActivity(outcome.err))) {
+      if (CancellationScope.current().consideredCancelled) throw outcome.err;
+      return task.apply({ type: 'stopped', at: Date.now() });
+    }
+  } else outcome = first;
+  if ('t' in outcome) return answered(outcome.t);
+  unanswered(outcome.err, true);
+}
