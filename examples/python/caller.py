@@ -23,6 +23,7 @@ import temporalio.converter
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from temporalio.api.common.v1 import Payload
 from temporalio.client import Client, WorkflowFailureError
+from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError, CancelledError
 
 
@@ -78,12 +79,14 @@ async def run(job: dict[str, Any], key: str, cancel_at_stage: Optional[str]) -> 
         namespace=os.environ.get("TEMPORAL_NAMESPACE", "default"),
         data_converter=data_converter(),
     )
-    # By name, with plain JSON; the business key is the workflow id, so a repeated start finds the first run.
+    # By name, with plain JSON. The business key is the workflow id, and a key runs once: a repeated
+    # start (the run still running or closed) raises WorkflowAlreadyStartedError, starting no other job.
     handle = await client.start_workflow(
         "ReviewThenGenerate",
         job,
         id=key,
         task_queue=os.environ.get("TEMPORAL_TASK_QUEUE", "review-video"),
+        id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
     )
     stages: list[str] = []
     progress: dict[str, Any] = {}
