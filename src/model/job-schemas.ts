@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { FailureType } from './failure-types.js';
 import { lazy } from './lazy.js';
+import { notifyEventSchema } from './notify-events.js';
 import { storedVideoSchema } from './stored-video.js';
 
 /**
@@ -60,6 +61,22 @@ export const reviewTaskProgressSchema = lazy(() =>
   }),
 );
 
+/** One notification of a job (docs/webhooks.md): the delivery workflow to ask for its attempts. */
+export const jobNotificationSchema = lazy(() =>
+  z.object({
+    event: notifyEventSchema(),
+    stage: stageSchema().optional().describe('The stage a `stage` notification announces.'),
+    workflowId: z
+      .string()
+      .describe(
+        'The delivery workflow (ReviewThenGenerateNotification), also the webhook-id; its `progress` has the attempts.',
+      ),
+    state: z.enum(['scheduled', 'not scheduled']),
+    error: z.string().optional().describe('Why it was not scheduled.'),
+  }),
+);
+export type JobNotification = z.infer<ReturnType<typeof jobNotificationSchema>>;
+
 const counts = <K extends string>(keys: readonly K[]) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as { [P in K]: z.ZodNumber });
 
@@ -77,6 +94,10 @@ export const progressSchema = lazy(() =>
         .array(z.string())
         .optional()
         .describe('Tasks of this run left by an ambiguous create that was resubmitted, cancelled by the run.'),
+      notifications: z
+        .array(jobNotificationSchema())
+        .optional()
+        .describe('The notifications (webhooks) scheduled so far: docs/webhooks.md.'),
     })
     .describe('The answer of the `progress` query of a ReviewThenGenerate run.'),
 );

@@ -1,0 +1,64 @@
+// The contract of a job's outgoing webhooks (issue 27, docs/webhooks.md) between the workflows and the
+// activities: the two notify activities, what they take and give, and the id of each delivery (its
+// workflow id, also its Standard Webhooks `webhook-id`). Pure: bundled into the workflow sandbox.
+import type { NotificationPayload, NotifyEvent } from '../model/notify.js';
+
+/** Where a job's notifications go: its own `notify.url`, or the worker's NOTIFY_URL (never in history). */
+export interface NotifyTarget {
+  /** `job`: `notify.url`, in the job's input. `worker`: NOTIFY_URL, read by the delivering worker. */
+  source: 'job' | 'worker';
+  events: NotifyEvent[];
+  windowMs: number;
+}
+
+/** rtgNotifyTarget's input: the job's `notify.url` and `notify.windowMs` (both absent: the worker's default). */
+export interface NotifyTargetInput {
+  url?: string | undefined;
+  windowMs?: number | undefined;
+}
+
+/**
+ * The worker's answer: the target (none when the job gave no URL and the worker has no NOTIFY_URL), or
+ * why the job's URL is refused, naming the field (a private address without ALLOW_PRIVATE_URLS, or a
+ * worker that cannot sign: no NOTIFY_SECRET).
+ */
+export type NotifyTargetResult =
+  | { ok: true; target: Omit<NotifyTarget, 'events'> | undefined }
+  | { ok: false; problem: { field: string; rule: string } };
+
+export interface DeliveryInput {
+  /** The `webhook-id`: the delivery workflow's id, the same for every attempt. */
+  id: string;
+  /** The job's `notify.url`; absent: the worker's NOTIFY_URL. */
+  url?: string | undefined;
+  payload: NotificationPayload;
+}
+
+/** A 2xx from the receiver, or a refusal before any call (no URL, a private one, no secret). */
+export type DeliveryResult =
+  { delivered: true; status: number; attempt: number } | { delivered: false; refused: string; attempt: number };
+
+export interface NotifyActivities {
+  /** Local activity: where this job's notifications go, checked against the worker's rules. */
+  rtgNotifyTarget(input: NotifyTargetInput): Promise<NotifyTargetResult>;
+  /** One attempt of one signed POST; a failed attempt throws `attempt N: why`, and the retry policy retries. */
+  rtgDeliverNotification(input: DeliveryInput): Promise<DeliveryResult>;
+}
+
+/** The workflow type that delivers one notification (a child of the job, abandoned when the job ends). */
+export const NOTIFICATION_WORKFLOW_TYPE = 'ReviewThenGenerateNotification';
+
+/**
+ * The id of the delivery of one event of one job: the job's workflow id, the event, and the first run id
+ * of the job (a business key started again after a failure is a new job, and is notified again). Temporal
+ * refuses a second workflow with this id, so a reset or a retried workflow task never sends an event twice.
+ */
+export function notificationWorkflowId(workflowId: string, firstRunId: string, key: string): string {
+  return `${workflowId}/notify/${key}/${firstRunId}`;
+}
+
+/** `attempt N: ...`, the message of a failed delivery attempt: the attempt it was. */
+export function attemptOf(message: string): number | undefined {
+  const m = /^attempt (\d+):/.exec(message);
+  return m ? Number(m[1]) : undefined;
+}
