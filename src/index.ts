@@ -74,3 +74,22 @@ export { PayloadDecryptionError, PayloadEncryptionCodec } from './codec/encrypti
 export { loadPayloadKeys, parsePayloadKeys, type PayloadKey, type PayloadKeys } from './codec/keys.js';
 export { startCodecServer, type CodecServer, type CodecServerOptions } from './codec/server.js';
 export { RequestValidationError, type ValidationIssue } from './model/validation.js';
+// Outgoing webhooks (docs/webhooks.md): check one as received, and the shapes it carries.
+export {
+  newNotifySecret,
+  NotificationVerificationError,
+  signNotification,
+  verifyNotification,
+  type NotificationVerificationReason,
+  type NotifySecrets,
+  type VerifyOptions,
+} from './notify/signing.js';
+export {
+  notificationPayloadSchema,
+  type NotificationPayload,
+  type NotificationProgress,
+  type NotifyEvent,
+  type NotifyOptions,
+} from './model/notify.js';
+export { notificationProgressQuery } from './workflows/notification.js';
+export { NOTIFICATION_WORKFLOW_TYPE, notificationWorkflowId } from './contract/notify.js';

@@ -17,6 +17,9 @@ import {
   type ReviewClient,
   type VideoClient,
 } from './activities/index.js';
+import { createNotifyActivities } from './activities/notify.js';
+import type { NotifySettings } from './config-notify.js';
+import type { NotifyActivities } from './contract/notify.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { mixedBaseUrlsProblem } from './services/base-urls.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
@@ -28,7 +31,11 @@ export type ReviewVideoSource =
   /** Explicit settings: each worker gets its own clients, closed when that worker stops. */
   | ActivitySettings
   /** Clients you made: shared by every worker, closed by you. */
-  | { clients: { video: VideoClient; review: ReviewClient }; callbacks?: CallbackSettings | undefined };
+  | {
+      clients: { video: VideoClient; review: ReviewClient };
+      callbacks?: CallbackSettings | undefined;
+      notify?: NotifySettings | undefined;
+    };
 
 /** Where later layers hook in (payload encryption, tracing); unset keeps the SDK's defaults. */
 export interface ReviewVideoHooks {
@@ -129,14 +136,17 @@ export class ReviewVideoPlugin extends SimplePlugin {
     await Promise.allSettled([...this.#owned].map((w) => this.#release(w)));
   }
 
-  #activitiesForNewWorker(): Activities {
+  #activitiesForNewWorker(): Activities & NotifyActivities {
     const o = this.#options;
     if ('clients' in o)
-      return createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks });
+      return {
+        ...createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks }),
+        ...createNotifyActivities(o.notify),
+      };
     // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
     this.#settings ??=
       'services' in o
-        ? { services: o.services, callbacks: o.callbacks, store: o.store }
+        ? { services: o.services, callbacks: o.callbacks, store: o.store, notify: o.notify }
         : activitySettingsFromEnv(o.env);
     const wiring = wireActivities(this.#settings);
     this.#owned.add(wiring);

@@ -33,6 +33,16 @@ export {
 } from './wiring.js';
 export { createGatewayActivities } from './gateway.js';
 export { createStoreActivities } from './store-video.js';
+// Outgoing webhooks (docs/webhooks.md): register these too when you build the activities yourself.
+export { createNotifyActivities, NOTIFY_METRIC_NAMES } from './notify.js';
+export type {
+  DeliveryInput,
+  DeliveryResult,
+  NotifyActivities,
+  NotifyTargetInput,
+  NotifyTargetResult,
+} from '../contract/notify.js';
+export { loadNotifyConfig, type NotifySettings } from '../config-notify.js';
 export {
   createVideoStore,
   FileVideoStore,

@@ -2,6 +2,7 @@
 // the two service clients, the callback settings and the activities built on them. Our worker, the plugin
 // and users' own workers all go through it, so a default or a check lives in one place (src/config.ts).
 import { loadCallbackConfig } from '../config-callbacks.js';
+import { loadNotifyConfig, type NotifySettings } from '../config-notify.js';
 import {
   loadServicesConfig,
   SERVICE_DEFAULTS,
@@ -15,6 +16,8 @@ import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
 import type { VideoStoreConfig } from '../config.js';
 import { VideoClient } from '../services/video/client.js';
 import type { Activities } from '../contract/index.js';
+import type { NotifyActivities } from '../contract/notify.js';
+import { createNotifyActivities } from './notify.js';
 import { createActivities, type CallbackSettings } from './review-then-generate.js';
 
 type Env = Record<string, string | undefined>;
@@ -32,6 +35,8 @@ export interface ActivitySettings {
   callbacks?: CallbackSettings | undefined;
   /** VIDEO_STORE: where jobs with `store: true` copy their video; undefined = nowhere. */
   store?: VideoStoreConfig | undefined;
+  /** NOTIFY_*: where and how jobs' notifications are sent (docs/webhooks.md); undefined = none can be. */
+  notify?: NotifySettings | undefined;
 }
 
 export interface ServiceClients {
@@ -44,7 +49,7 @@ export interface ServiceClients {
 /** The activities with the clients they were built on; `close()` once no worker runs them any more. */
 export interface ActivityWiring {
   /** Register these in `Worker.create({ activities: { ...activities, ...yourOwn } })`, or use the plugin. */
-  activities: Activities;
+  activities: Activities & NotifyActivities;
   clients: ServiceClients;
   callbacks: CallbackSettings | undefined;
   close(): Promise<void>;
@@ -56,8 +61,8 @@ function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): Call
 }
 
 /**
- * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET and
- * ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
+ * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET,
+ * NOTIFY_* and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
  * variable at fault, never its value.
  */
 export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
@@ -65,6 +70,7 @@ export function activitySettingsFromEnv(env: Env = process.env): ActivitySetting
     services: loadServicesConfig(env),
     callbacks: callbackSettings(loadCallbackConfig(env)),
     store: loadVideoStoreConfig(env),
+    notify: loadNotifyConfig(env),
   };
 }
 
@@ -104,12 +110,10 @@ export function createClients(config: ServicesConfig): ServiceClients {
 export function wireActivities(settings: ActivitySettings): ActivityWiring {
   const clients = createClients(settings.services);
   const store = settings.store ? createVideoStore(settings.store) : undefined;
-  const activities = createActivities({
-    video: clients.video,
-    review: clients.review,
-    callbacks: settings.callbacks,
-    store,
-  });
+  const activities = {
+    ...createActivities({ video: clients.video, review: clients.review, callbacks: settings.callbacks, store }),
+    ...createNotifyActivities(settings.notify),
+  };
   const close = async () => {
     await Promise.allSettled([clients.close(), store?.close()]);
   };

@@ -2,6 +2,7 @@
 // workflow validates its input with them (input.ts) and so does the client helper before starting.
 import { z } from 'zod';
 import { lazy } from '../model/lazy.js';
+import { notifyOptionsSchema, type NotifyEvent } from '../model/notify.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';
 import type { planReviewBatches } from '../model/review/schemas.js';
@@ -72,6 +73,8 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       timing: timingSchema().optional(),
       /** Opt-in: copy the finished video to the worker's VIDEO_STORE; the result then carries `stored`. */
       store: z.boolean().optional(),
+      /** Opt-in: signed webhooks when the job ends (docs/webhooks.md); the worker's NOTIFY_URL otherwise. */
+      notify: notifyOptionsSchema().optional(),
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
     })
@@ -102,6 +105,8 @@ export interface ReviewThenGenerateJob {
   timing: Timing;
   batchId: string | undefined;
   store: boolean;
+  /** `notify` with its defaults; absent when the input has none (the worker's NOTIFY_URL may apply). */
+  notify?: { url: string; events: NotifyEvent[]; windowMs?: number };
 }
 
 export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { assetTypeOf, planReviewBatches } from '../model/review/schemas.js';
 import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
+import { DEFAULT_NOTIFY_EVENTS, type NotifyOptions } from '../model/notify.js';
 import { fieldPath, type ValidationIssue } from '../model/validation.js';
 import { validateCreateTaskBody } from '../model/video/schemas.js';
 import {
@@ -167,6 +168,7 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
     timing?: Partial<Timing>;
     batchId?: string;
     store?: boolean;
+    notify?: NotifyOptions;
   };
   return {
     ok: true,
@@ -185,6 +187,15 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       timing: { ...DEFAULT_TIMING, ...t.timing },
       batchId: t.batchId,
       store: t.store ?? false,
+      ...(t.notify
+        ? {
+            notify: {
+              url: t.notify.url,
+              events: t.notify.events ?? [...DEFAULT_NOTIFY_EVENTS],
+              ...(t.notify.windowMs !== undefined ? { windowMs: t.notify.windowMs } : {}),
+            },
+          }
+        : {}),
     },
   };
 }

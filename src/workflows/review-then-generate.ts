@@ -17,6 +17,7 @@ import { asPublicFailure } from './failure-reading.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
+import { JobNotifier } from './notify.js';
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';
@@ -31,12 +32,14 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   const job = validation.job;
   const { workflowId } = workflowInfo();
   const run = new RunState(job, reviewThenGenerateActivities(job.timing));
-  setHandler(progressQuery, () => run.progress);
+  const notify = await JobNotifier.forJob(job);
+  setHandler(progressQuery, () => notify.progress(run.progress));
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
 
   try {
     run.setStage('reviewing');
+    notify.watchStages(() => run.progress);
     const reviewStarted = Date.now();
     const assets = await reviewAll(job, run, workflowId);
     if (job.review) recordStage('review', reviewStarted);
@@ -59,7 +62,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;
     run.setStage('succeeded');
     countJob('succeeded');
-    return {
+    const result: ReviewThenGenerateResult = {
       taskId,
       state: 'succeeded',
       videoUrl: task.videoUrl,
@@ -68,6 +71,8 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       task: task.raw,
       ...(stored ? { stored } : {}),
     };
+    await notify.outcome('succeeded', run.progress, { result });
+    return result;
   } catch (err) {
     if (isCancellation(err)) {
       run.setStage('cancelling');
@@ -82,6 +87,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       await cancelOrphans(run);
       run.setStage('cancelled');
       countJob('cancelled');
+      await notify.outcome('cancelled', run.progress, { failure: err });
       throw err;
     }
     const failure = asPublicFailure(
@@ -91,6 +97,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     await cancelOrphans(run);
     run.fail(failure);
     countJob('failed', failure instanceof ApplicationFailure ? (failure.type ?? '') : '');
+    await notify.outcome('failed', run.progress, { failure });
     throw failure;
   }
 }

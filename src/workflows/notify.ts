@@ -1,0 +1,157 @@
+// A job's notifications (issue 27, docs/webhooks.md), from the job's side. Where they go is decided once:
+// a job with `notify` asks the worker at its start (a local activity: the URL is refused before any call
+// when it is not public and the worker does not allow private addresses, or when the worker cannot sign);
+// a job without asks at its outcome whether the worker has a default (NOTIFY_URL). Each notification is
+// then a child workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the
+// job's workflow id, first run id and event: Temporal refuses a second one, and the job waits only for
+// the child to start, never for the delivery. Jobs that ask nothing and run on a worker without a default
+// cost one local activity at their outcome.
+import {
+  ActivityFailure,
+  CancellationScope,
+  condition,
+  getCurrentDetails,
+  ParentClosePolicy,
+  patched,
+  proxyLocalActivities,
+  setCurrentDetails,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { invalidRunInput } from '../contract/index.js';
+import {
+  NOTIFICATION_WORKFLOW_TYPE,
+  notificationWorkflowId,
+  type NotifyActivities,
+  type NotifyTarget,
+  type NotifyTargetInput,
+  type NotifyTargetResult,
+} from '../contract/notify.js';
+import { FailureType } from '../model/failure-types.js';
+import { DEFAULT_NOTIFY_EVENTS, type JobNotification, type NotifyEvent } from '../model/notify.js';
+import { formatIssues } from '../model/validation.js';
+import type { Progress, Stage } from './definitions.js';
+import type { ReviewThenGenerateJob } from './input.js';
+import { countJob } from './job-metrics.js';
+import type { NotificationInput } from './notification.js';
+import { payloadOf, type Outcome } from './notify-payload.js';
+
+/**
+ * Runs recorded before notifications existed ask nothing at their outcome: the question about the
+ * worker's default is behind this patch. It can go once no such run is replayed any more.
+ */
+export const NOTIFY_DEFAULT_PATCH = 'notify-worker-default';
+
+const FINAL_STAGES = new Set<Stage>(['succeeded', 'failed', 'cancelled']);
+
+async function askWorker(input: NotifyTargetInput): Promise<NotifyTargetResult> {
+  const { rtgNotifyTarget } = proxyLocalActivities<NotifyActivities>({
+    startToCloseTimeout: '10s',
+    retry: { maximumAttempts: 3 },
+  });
+  try {
+    return await rtgNotifyTarget(input);
+  } catch (err) {
+    const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    return { ok: false, problem: { field: 'notify', rule: `cannot be checked by this worker (${why})` } };
+  }
+}
+
+export class JobNotifier {
+  /** What the job's `progress` shows: every notification scheduled, or not. */
+  readonly notifications: JobNotification[] = [];
+  readonly #pending: Promise<void>[] = [];
+
+  private constructor(
+    private readonly job: ReviewThenGenerateJob,
+    private target: NotifyTarget | undefined,
+  ) {}
+
+  /** At the start, before any call: a job's `notify` checked by the worker; refused = InvalidInput. */
+  static async forJob(job: ReviewThenGenerateJob): Promise<JobNotifier> {
+    if (!job.notify) return new JobNotifier(job, undefined);
+    const r = await askWorker({ url: job.notify.url, windowMs: job.notify.windowMs });
+    if (!r.ok) {
+      countJob('failed', FailureType.InvalidInput);
+      throw invalidRunInput(formatIssues([r.problem]), [r.problem]);
+    }
+    return new JobNotifier(job, r.target && { ...r.target, events: [...job.notify.events] });
+  }
+
+  /** The job's progress with its notifications. */
+  progress(p: Progress): Progress {
+    return this.notifications.length > 0 ? { ...p, notifications: [...this.notifications] } : p;
+  }
+
+  /** `stage` events (opt-in): every working stage the run reaches, each its own notification. */
+  watchStages(progress: () => Progress): void {
+    if (!this.target?.events.includes('stage')) return;
+    void CancellationScope.nonCancellable(async () => {
+      let last: Stage | undefined;
+      for (;;) {
+        await condition(() => progress().stage !== last);
+        const p = progress();
+        last = p.stage;
+        if (FINAL_STAGES.has(last)) return;
+        this.#schedule('stage', `stage-${last}`, payloadOf(this.job, 'stage', p, {}));
+      }
+    });
+  }
+
+  /**
+   * The outcome is decided: its notification is scheduled, and this returns once the delivery workflows
+   * have started (not delivered). Never throws: a notification never changes a job's outcome.
+   */
+  async outcome(event: Exclude<NotifyEvent, 'stage'>, p: Progress, outcome: Outcome): Promise<void> {
+    await CancellationScope.nonCancellable(async () => {
+      if (!this.job.notify && patched(NOTIFY_DEFAULT_PATCH)) {
+        const r = await askWorker({});
+        if (r.ok && r.target) this.target = { ...r.target, events: [...DEFAULT_NOTIFY_EVENTS] };
+      }
+      if (this.target?.events.includes(event)) this.#schedule(event, event, payloadOf(this.job, event, p, outcome));
+      await Promise.all(this.#pending);
+      if (this.notifications.length > 0) {
+        const lines = this.notifications.map(
+          (n) => `${n.event}${n.stage ? ` (${n.stage})` : ''} ${n.state}: ${n.workflowId}`,
+        );
+        setCurrentDetails(`${getCurrentDetails()}\n\n**Notifications:** ${lines.join('; ')}`);
+      }
+    });
+  }
+
+  #schedule(event: NotifyEvent, key: string, payload: NotificationInput['payload']): void {
+    const target = this.target!;
+    const { workflowId, firstExecutionRunId } = workflowInfo();
+    const id = notificationWorkflowId(workflowId, firstExecutionRunId, key);
+    const entry: JobNotification = {
+      event,
+      ...(event === 'stage' ? { stage: payload.data.stage } : {}),
+      workflowId: id,
+      state: 'scheduled',
+    };
+    this.notifications.push(entry);
+    const input: NotificationInput = {
+      id,
+      url: target.source === 'job' ? this.job.notify?.url : undefined,
+      payload,
+      windowMs: target.windowMs,
+      jobWorkflowId: workflowId,
+    };
+    const started = startChild(NOTIFICATION_WORKFLOW_TYPE, {
+      workflowId: id,
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `${payload.type} of ${workflowId}`,
+    }).then(
+      () => undefined,
+      (err: unknown) => {
+        entry.state = 'not scheduled';
+        entry.error = err instanceof Error ? err.message : String(err);
+      },
+    );
+    this.#pending.push(started);
+  }
+}
+
+export type { Outcome } from './notify-payload.js';
