@@ -2,3 +2,9 @@
 export type * from './types.js';
 export { auditRequestLog, AUDIT_RULES, type AuditOptions } from './audit.js';
 export { startSandbox } from './start.js';
+export {
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type WebhookFault,
+  type WebhookReceiver,
+} from './webhook-receiver.js';

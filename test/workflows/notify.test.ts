@@ -1,0 +1,261 @@
+// Outgoing webhooks (issue 27, docs/webhooks.md) end to end on the dev server: a job's notification is a
+// detached delivery workflow whose activity Temporal retries until the window ends. Every delivery is
+// verified with the official `standardwebhooks` library and with ours; the receiver is the sandbox's
+// (src/sandbox/webhook-receiver.ts), scripted to fail, delay and take deliveries twice. The worker signs
+// with two keys throughout (a rotation in progress): every delivery carries two v1 signatures.
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
+import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
+import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
+import { progressQuery } from '../../src/workflows/definitions.js';
+import { notificationProgressQuery, type ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
+import { countOps, imageJob, withStack, type Stack } from '../support/stack.js';
+import { assertNoSecretsInHistories, testClient } from '../support/temporal.js';
+
+const NEW_KEY = newNotifySecret();
+const OLD_KEY = newNotifySecret();
+const settings: NotifySettings = {
+  secrets: [NEW_KEY, OLD_KEY],
+  allowPrivateUrls: true,
+  windowMs: 60_000,
+  timeoutMs: 1_000,
+};
+let stack: Stack;
+let receiver: WebhookReceiver;
+const deliveries: Array<WorkflowHandle<typeof ReviewThenGenerateNotification>> = [];
+withStack({ wrapActivities: (a) => ({ ...a, ...createNotifyActivities(settings) }) }, (s) => (stack = s));
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  // The delivery workflows replay (withStack replays what is in stack.handles) and hold no key.
+  expect(await assertNoSecretsInHistories(deliveries, [NEW_KEY, OLD_KEY])).toBe(deliveries.length);
+  await receiver?.close();
+});
+
+async function delivery(workflowId: string) {
+  const handle = (await testClient()).workflow.getHandle<typeof ReviewThenGenerateNotification>(workflowId);
+  deliveries.push(handle);
+  stack.handles.push(handle);
+  return handle;
+}
+
+/** Checks a received delivery with both verifiers and both keys; returns its payload. */
+function verified(r: { headers: Record<string, string>; body: string }): NotificationPayload {
+  expect(r.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+  for (const key of [NEW_KEY, OLD_KEY]) expect(new Webhook(key).verify(r.body, r.headers)).toBeTruthy();
+  const payload = verifyNotification(r.headers, r.body, [NEW_KEY, OLD_KEY]);
+  for (const key of [NEW_KEY, OLD_KEY]) expect(r.body).not.toContain(key.slice(6));
+  expect(containsSignedCallbackUrl(r.body)).toBe(false);
+  return payload;
+}
+
+async function until<T>(get: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+describe('notifications', () => {
+  it('a job that succeeds is notified once, signed by both keys; the id is its delivery workflow', async () => {
+    receiver.reset();
+    const handle = await stack.start(imageJob(undefined, { notify: { url: receiver.url } }));
+    const result = await handle.result();
+    const progress = await handle.query(progressQuery);
+    expect(progress.notifications).toEqual([
+      {
+        event: 'succeeded',
+        workflowId: expect.stringContaining(`${handle.workflowId}/notify/succeeded/`),
+        state: 'scheduled',
+      },
+    ]);
+    const child = await delivery(progress.notifications![0]!.workflowId);
+    expect(await child.result()).toMatchObject({ state: 'delivered', attempts: 1, status: 204 });
+    expect(receiver.received()).toHaveLength(1);
+    const [got] = receiver.received();
+    expect(got!.id).toBe(child.workflowId);
+    const payload = verified(got!);
+    expect(payload).toEqual({
+      type: 'job.succeeded',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      data: {
+        event: 'succeeded',
+        workflowId: handle.workflowId,
+        businessKey: handle.workflowId,
+        runId: expect.any(String),
+        stage: 'succeeded',
+        taskId: result.taskId,
+        result: { taskId: result.taskId, state: 'succeeded', videoUrl: result.videoUrl, assets: result.assets },
+      },
+    });
+    expect(await child.query(notificationProgressQuery)).toMatchObject({ state: 'delivered', webhookId: got!.id });
+  });
+
+  it('a receiver that fails twice gets the third attempt, with the same webhook-id', async () => {
+    receiver.reset();
+    receiver.addFault({ mode: 'fail', status: 503, times: 2 });
+    const handle = await stack.start(imageJob(undefined, { notify: { url: receiver.url } }));
+    await handle.result();
+    const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
+    expect(await child.result()).toMatchObject({ state: 'delivered', attempts: 3 });
+    const got = receiver.received();
+    expect(got.map((r) => r.status)).toEqual([503, 503, 204]);
+    expect(new Set(got.map((r) => r.id))).toEqual(new Set([child.workflowId]));
+    for (const r of got) expect(verified(r).data.event).toBe('succeeded');
+    expect(receiver.unique()).toHaveLength(1);
+  });
+
+  it('a delivery taken but not acknowledged, or answered too late, comes again with the same id', async () => {
+    receiver.reset();
+    receiver.addFault({ mode: 'duplicate' });
+    receiver.addFault({ mode: 'delay', delayMs: 2_000 });
+    const handle = await stack.start(imageJob(undefined, { notify: { url: receiver.url } }));
+    await handle.result();
+    const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
+    expect(await child.result()).toMatchObject({ state: 'delivered', attempts: 3 });
+    await until(() => (receiver.received().length === 3 ? true : undefined), 5_000);
+    const got = receiver.received().sort((a, b) => a.at - b.at);
+    // Taken and answered 500; taken after the sender's 1 s deadline; taken and answered 204.
+    expect(got.map((r) => r.fault)).toEqual(['duplicate', 'delay', undefined]);
+    expect(got.every((r) => r.id === child.workflowId && r.taken)).toBe(true);
+    // Three copies arrived; a receiver that deduplicates by webhook-id acts once.
+    expect(receiver.unique()).toHaveLength(1);
+  });
+
+  it('a dead endpoint: the job returns its result at once, the delivery gives up after its window', async () => {
+    receiver.reset();
+    const dead = await startWebhookReceiver();
+    const deadUrl = dead.url;
+    await dead.close();
+    const windowMs = 5_000;
+    const handle = await stack.start(imageJob(undefined, { notify: { url: deadUrl, windowMs } }));
+    const result = await handle.result();
+    expect(result.state).toBe('succeeded');
+    const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
+    // The job is closed while its delivery still tries.
+    expect((await child.query(notificationProgressQuery)).state).toBe('delivering');
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    const err = await failureOf(child.result());
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const described = await child.describe();
+    const tried = described.closeTime!.getTime() - described.startTime.getTime();
+    expect(tried).toBeLessThanOrEqual(windowMs + 2_000);
+    const p = await child.query(notificationProgressQuery);
+    expect(p).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/^attempt \d+: .*ECONNREFUSED/) });
+    expect(p.attempts).toBeGreaterThanOrEqual(2);
+    // The job's outcome and result are untouched.
+    expect(await handle.result()).toEqual(result);
+    expect((await handle.query(progressQuery)).stage).toBe('succeeded');
+  });
+
+  it('a private notify.url on a worker without ALLOW_PRIVATE_URLS is refused before any call, naming the field', async () => {
+    receiver.reset();
+    stack.sandbox.reset();
+    settings.allowPrivateUrls = false;
+    try {
+      const handle = await stack.start(imageJob(undefined, { notify: { url: receiver.url } }));
+      const err = await failureOf(handle.result());
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      const cause = (err as WorkflowFailedError).cause as { type?: string; message: string };
+      expect(cause.type).toBe('InvalidInput');
+      expect(cause.message).toMatch(
+        /^invalid input: notify\.url: http:\/\/127\.0\.0\.1:\d+\/webhooks must be a public http\(s\) URL \(127\.0\.0\.1 is a loopback address/,
+      );
+    } finally {
+      settings.allowPrivateUrls = true;
+    }
+    expect(countOps(stack.sandbox)).toEqual({});
+    expect(receiver.received()).toEqual([]);
+  });
+
+  it('a job that fails is notified with its failure type, message and details', async () => {
+    receiver.reset();
+    const handle = await stack.start(
+      imageJob('https://cdn.example.com/reject/face.jpg', { notify: { url: receiver.url, events: ['failed'] } }),
+    );
+    const err = await failureOf(handle.result());
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
+    await child.result();
+    const payload = verified(receiver.received()[0]!);
+    expect(payload.type).toBe('job.failed');
+    expect(payload.data).toMatchObject({ event: 'failed', stage: 'failed', workflowId: handle.workflowId });
+    expect(payload.data.failure).toMatchObject({
+      type: 'ReviewRejected',
+      message: ((err as WorkflowFailedError).cause as Error).message,
+      details: [{ items: [expect.objectContaining({ url: 'https://cdn.example.com/reject/face.jpg' })] }],
+    });
+    expect(payload.data.result).toBeUndefined();
+  });
+
+  it('a cancelled job is notified; `stage` events tell each working stage first', async () => {
+    receiver.reset();
+    const marker = `long-${randomUUID()}`;
+    stack.sandbox.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 60_000);
+    const input = imageJob(undefined, { notify: { url: receiver.url, events: ['stage', 'cancelled'] } });
+    (input.task.content as Array<{ text?: string }>)[0]!.text = `a long video ${marker}`;
+    const handle = await stack.start(input);
+    await until(() => receiver.received().find((r) => r.body.includes('"stage":"generating"')));
+    await handle.cancel();
+    await failureOf(handle.result());
+    const progress = await handle.query(progressQuery);
+    expect(progress.notifications!.map((n) => `${n.event}${n.stage ? `:${n.stage}` : ''}`)).toEqual([
+      'stage:reviewing',
+      'stage:creating',
+      'stage:generating',
+      'stage:cancelling',
+      'cancelled',
+    ]);
+    for (const n of progress.notifications!)
+      expect(await (await delivery(n.workflowId)).result()).toMatchObject({ state: 'delivered' });
+    const payloads = receiver.unique().map(verified);
+    expect(payloads.map((p) => p.type).sort()).toEqual([
+      'job.cancelled',
+      'job.stage',
+      'job.stage',
+      'job.stage',
+      'job.stage',
+    ]);
+    const cancelled = payloads.find((p) => p.type === 'job.cancelled')!;
+    expect(cancelled.data).toMatchObject({ stage: 'cancelled', taskId: expect.any(String) });
+    expect(cancelled.data.failure).toMatchObject({ type: 'CancelledFailure', details: [] });
+  });
+
+  it("a job that names no URL goes to the worker's NOTIFY_URL; with none, nothing is sent", async () => {
+    receiver.reset();
+    settings.url = receiver.url;
+    const handle = await stack.start(imageJob());
+    let child;
+    try {
+      await handle.result();
+      const [n] = (await handle.query(progressQuery)).notifications!;
+      child = await delivery(n!.workflowId);
+      expect(await child.result()).toMatchObject({ state: 'delivered' });
+    } finally {
+      settings.url = undefined;
+    }
+    expect(verified(receiver.received()[0]!).data.workflowId).toBe(handle.workflowId);
+    // The worker's URL is not in the job's or the delivery's history: it is read when delivering.
+    expect(await assertNoSecretsInHistories([handle, child], [receiver.url])).toBe(2);
+
+    receiver.reset();
+    const quiet = await stack.start(imageJob());
+    await quiet.result();
+    expect((await quiet.query(progressQuery)).notifications).toBeUndefined();
+    expect(receiver.received()).toEqual([]);
+  });
+});
