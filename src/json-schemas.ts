@@ -1,11 +1,13 @@
 // The JSON Schemas of the public contract, generated from its zod schemas (never written twice): the job
-// input (the input side, `io: 'input'`: what a caller sends), the result, the `progress` answer and the
-// details of each public failure type. `npm run schemas` writes them to `schemas/` (shipped in the
-// package); test/unit/json-schemas.test.ts regenerates them and fails if the committed files differ.
+// input (the input side, `io: 'input'`: what a caller sends), the result, the `progress` answer, the
+// details of each public failure type, and the webhook body with its delivery's `progress`. `npm run
+// schemas` writes them to `schemas/` (shipped in the package); test/unit/json-schemas.test.ts regenerates
+// them and fails if the committed files differ.
 // Pure: no I/O here.
 import { z } from 'zod';
 import { FailureType } from './model/failure-types.js';
 import { failureDetailsSchemas, progressSchema, reviewThenGenerateResultSchema } from './model/job-schemas.js';
+import { notificationPayloadSchema, notificationProgressSchema } from './model/notify.js';
 import { reviewThenGenerateInputSchema } from './workflows/input-schema.js';
 
 type JsonObject = Record<string, unknown>;
@@ -54,6 +56,17 @@ export function contractJsonSchemas(): Record<string, JsonObject> {
     'job-input.schema.json': generate(reviewThenGenerateInputSchema(), 'ReviewThenGenerate input', 'input'),
     'job-result.schema.json': generate(reviewThenGenerateResultSchema(), 'ReviewThenGenerate result', 'output'),
     'job-progress.schema.json': generate(progressSchema(), 'ReviewThenGenerate progress query answer', 'output'),
+    // The webhook body (docs/webhooks.md), and the progress of the workflow that delivers one.
+    'notification.schema.json': generate(
+      notificationPayloadSchema(),
+      'ReviewThenGenerate notification (webhook body)',
+      'output',
+    ),
+    'notification-progress.schema.json': generate(
+      notificationProgressSchema(),
+      'ReviewThenGenerateNotification progress query answer',
+      'output',
+    ),
   };
   const details = failureDetailsSchemas();
   for (const type of Object.values(FailureType)) {

@@ -62,10 +62,17 @@ describe('JSON Schemas (schemas/)', () => {
       expect(readFileSync(join(schemasDir, name), 'utf8'), name).toBe(schemaFileText(schema));
   });
 
-  it('cover the input, result, progress and the details of every public failure type', () => {
+  it('cover the input, result, progress, the details of every public failure type and the webhook body', () => {
     const details = Object.values(FailureType).map((t) => `failure-details/${t}.schema.json`);
     expect(Object.keys(generated).sort()).toEqual(
-      ['job-input.schema.json', 'job-progress.schema.json', 'job-result.schema.json', ...details].sort(),
+      [
+        'job-input.schema.json',
+        'job-progress.schema.json',
+        'job-result.schema.json',
+        'notification.schema.json',
+        'notification-progress.schema.json',
+        ...details,
+      ].sort(),
     );
   });
 
@@ -134,5 +141,13 @@ describe('JSON Schemas (schemas/)', () => {
     expect(validator('job-input.schema.json')({ task: {}, colour: 'red' })).toBe(false);
     expect(validator('job-input.schema.json')({ task: {}, timing: { videoPollIntervalMs: 1.5 } })).toBe(false);
     expect(validator('job-result.schema.json')({ taskId: 't', state: 'failed', assets: [] })).toBe(false);
+    // The webhook body: test/workflows/notify.test.ts validates every one it receives; a wrong type fails.
+    const notification = {
+      type: 'job.failed',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      data: { event: 'failed', workflowId: 'k', businessKey: 'k', runId: 'r', stage: 'failed' },
+    };
+    expectValid('notification.schema.json', notification, 'a notification');
+    expect(validator('notification.schema.json')({ ...notification, type: 'job.lost' })).toBe(false);
   });
 });
