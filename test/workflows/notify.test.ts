@@ -4,11 +4,13 @@
 // (src/sandbox/webhook-receiver.ts), scripted to fail, delay and take deliveries twice. The worker signs
 // with two keys throughout (a rotation in progress): every delivery carries two v1 signatures.
 import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
+import { contractJsonSchemas } from '../../src/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
@@ -44,13 +46,20 @@ async function delivery(workflowId: string) {
   return handle;
 }
 
-/** Checks a received delivery with both verifiers and both keys; returns its payload. */
+const schemas = contractJsonSchemas();
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+const payloadSchema = ajv.compile(schemas['notification.schema.json']!);
+const childProgressSchema = ajv.compile(schemas['notification-progress.schema.json']!);
+const jobProgressSchema = ajv.compile(schemas['job-progress.schema.json']!);
+
+/** Checks a received delivery with both verifiers and both keys, and its JSON Schema; returns its payload. */
 function verified(r: { headers: Record<string, string>; body: string }): NotificationPayload {
   expect(r.headers['webhook-signature']!.split(' ')).toHaveLength(2);
   for (const key of [NEW_KEY, OLD_KEY]) expect(new Webhook(key).verify(r.body, r.headers)).toBeTruthy();
   const payload = verifyNotification(r.headers, r.body, [NEW_KEY, OLD_KEY]);
   for (const key of [NEW_KEY, OLD_KEY]) expect(r.body).not.toContain(key.slice(6));
   expect(containsSignedCallbackUrl(r.body)).toBe(false);
+  expect(payloadSchema(payload), ajv.errorsText(payloadSchema.errors)).toBe(true);
   return payload;
 }
 
@@ -103,6 +112,8 @@ describe('notifications', () => {
       },
     });
     expect(await child.query(notificationProgressQuery)).toMatchObject({ state: 'delivered', webhookId: got!.id });
+    expect(childProgressSchema(await child.query(notificationProgressQuery))).toBe(true);
+    expect(jobProgressSchema(JSON.parse(JSON.stringify(progress)))).toBe(true);
   });
 
   it('a receiver that fails twice gets the third attempt, with the same webhook-id', async () => {
