@@ -182,6 +182,8 @@ describe('the packed package in a fresh project', () => {
     expect(names.length).toBeGreaterThan(3);
     for (const name of names) expect(packedFiles).toContain(`schemas/${name}`);
     expect(packedFiles).toContain('examples/python/caller.py');
+    // docs/starting-jobs.md links the Go caller too: its module ships whole (not its test).
+    for (const f of ['main.go', 'codec.go', 'go.mod', 'go.sum']) expect(packedFiles).toContain(`examples/go/${f}`);
     // Resolved through the package's `exports` map, as a user's tooling would.
     const r = await run(
       'node',
