@@ -58,6 +58,11 @@ function urlProblem(url: string, allowPrivateUrls: boolean): string | undefined 
     : undefined;
 }
 
+const noSecret: NotifyTargetResult = {
+  ok: false,
+  problem: { field: 'notify', rule: 'cannot be sent by this worker: it has no NOTIFY_SECRET to sign with' },
+};
+
 /** The activities on `settings`, read at each call (a test may change them between jobs). */
 export function createNotifyActivities(settings: NotifySettings = {}): NotifyActivities {
   const current = () => ({
@@ -71,17 +76,17 @@ export function createNotifyActivities(settings: NotifySettings = {}): NotifyAct
     async rtgNotifyTarget(input: NotifyTargetInput): Promise<NotifyTargetResult> {
       const { allow, windowMs, secrets } = current();
       if (input.url === undefined) {
-        const target =
-          settings.url && secrets ? { source: 'worker' as const, windowMs: input.windowMs ?? windowMs } : undefined;
-        return { ok: true, target };
+        if (!settings.url)
+          return {
+            ok: false,
+            problem: { field: 'notify.url', rule: 'is required: this worker has no NOTIFY_URL to send to instead' },
+          };
+        if (!secrets) return noSecret;
+        return { ok: true, target: { source: 'worker', windowMs: input.windowMs ?? windowMs } };
       }
       const problem = urlProblem(input.url, allow);
       if (problem) return { ok: false, problem: { field: 'notify.url', rule: `${input.url} ${problem}` } };
-      if (!secrets)
-        return {
-          ok: false,
-          problem: { field: 'notify', rule: 'cannot be sent by this worker: it has no NOTIFY_SECRET to sign with' },
-        };
+      if (!secrets) return noSecret;
       return { ok: true, target: { source: 'job', windowMs: input.windowMs ?? windowMs } };
     },
 

@@ -11,20 +11,18 @@ export interface NotifyTarget {
   windowMs: number;
 }
 
-/** rtgNotifyTarget's input: the job's `notify.url` and `notify.windowMs` (both absent: the worker's default). */
+/** rtgNotifyTarget's input: the job's `notify.url` (absent: the worker's NOTIFY_URL) and `notify.windowMs`. */
 export interface NotifyTargetInput {
   url?: string | undefined;
   windowMs?: number | undefined;
 }
 
 /**
- * The worker's answer: the target (none when the job gave no URL and the worker has no NOTIFY_URL), or
- * why the job's URL is refused, naming the field (a private address without ALLOW_PRIVATE_URLS, or a
- * worker that cannot sign: no NOTIFY_SECRET).
+ * The worker's answer: the target, or why the job's `notify` is refused, naming the field (a private
+ * address without ALLOW_PRIVATE_URLS, no URL on a worker without NOTIFY_URL, or no NOTIFY_SECRET to sign).
  */
 export type NotifyTargetResult =
-  | { ok: true; target: Omit<NotifyTarget, 'events'> | undefined }
-  | { ok: false; problem: { field: string; rule: string } };
+  { ok: true; target: Omit<NotifyTarget, 'events'> } | { ok: false; problem: { field: string; rule: string } };
 
 export interface DeliveryInput {
   /** The `webhook-id`: the delivery workflow's id, the same for every attempt. */

@@ -6,7 +6,7 @@ import { lazy } from './lazy.js';
 
 export const NOTIFY_EVENTS = ['succeeded', 'failed', 'cancelled', 'stage'] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
-/** The events of a job whose `notify` names none, and of the worker's default (NOTIFY_URL). */
+/** The events of a job whose `notify` names none. */
 export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEvent[] = ['succeeded', 'failed', 'cancelled'];
 
 export const notifyEventSchema = lazy(() => z.enum(NOTIFY_EVENTS));

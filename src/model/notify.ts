@@ -18,7 +18,8 @@ export const notifyOptionsSchema = lazy(() =>
       url: z
         .string({ error: 'must be a public http(s) URL' })
         .regex(/^https?:\/\/\S+$/i, 'must be a public http(s) URL')
-        .describe('Where the notifications are POSTed; a public address, like the callback address.'),
+        .optional()
+        .describe("Where the notifications are POSTed (a public address); absent: the worker's NOTIFY_URL."),
       events: z
         .array(notifyEventSchema())
         .min(1)

@@ -73,7 +73,7 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       timing: timingSchema().optional(),
       /** Opt-in: copy the finished video to the worker's VIDEO_STORE; the result then carries `stored`. */
       store: z.boolean().optional(),
-      /** Opt-in: signed webhooks when the job ends (docs/webhooks.md); the worker's NOTIFY_URL otherwise. */
+      /** Opt-in: signed webhooks when the job ends (docs/webhooks.md), to `notify.url` or the worker's NOTIFY_URL. */
       notify: notifyOptionsSchema().optional(),
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
@@ -105,8 +105,8 @@ export interface ReviewThenGenerateJob {
   timing: Timing;
   batchId: string | undefined;
   store: boolean;
-  /** `notify` with its defaults; absent when the input has none (the worker's NOTIFY_URL may apply). */
-  notify?: { url: string; events: NotifyEvent[]; windowMs?: number };
+  /** `notify` with its defaults (no `url`: the worker's NOTIFY_URL); absent: the job sends no notification. */
+  notify?: { url?: string; events: NotifyEvent[]; windowMs?: number };
 }
 
 export type InputValidation = { ok: true; job: ReviewThenGenerateJob } | { ok: false; problems: ValidationIssue[] };

@@ -190,7 +190,7 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       ...(t.notify
         ? {
             notify: {
-              url: t.notify.url,
+              ...(t.notify.url !== undefined ? { url: t.notify.url } : {}),
               events: t.notify.events ?? [...DEFAULT_NOTIFY_EVENTS],
               ...(t.notify.windowMs !== undefined ? { windowMs: t.notify.windowMs } : {}),
             },

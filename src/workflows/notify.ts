@@ -1,18 +1,16 @@
-// A job's notifications (issue 27, docs/webhooks.md), from the job's side. Where they go is decided once:
-// a job with `notify` asks the worker at its start (a local activity: the URL is refused before any call
-// when it is not public and the worker does not allow private addresses, or when the worker cannot sign);
-// a job without asks at its outcome whether the worker has a default (NOTIFY_URL). Each notification is
-// then a child workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the
-// job's workflow id, first run id and event: Temporal refuses a second one, and the job waits only for
-// the child to start, never for the delivery. Jobs that ask nothing and run on a worker without a default
-// cost one local activity at their outcome.
+// A job's notifications (issue 27, docs/webhooks.md), from the job's side. Where they go is decided once,
+// at the start of a job with `notify`: it asks the worker (a local activity), which refuses, before any
+// call, a URL that is not public unless the worker allows private addresses, a job that names no URL on a
+// worker without NOTIFY_URL, and any job when the worker cannot sign. Each notification is then a child
+// workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the job's workflow
+// id, first run id and event: Temporal refuses a second one, and the job waits only for the child to
+// start, never for the delivery. A job without `notify` adds no command at all.
 import {
   ActivityFailure,
   CancellationScope,
   condition,
   getCurrentDetails,
   ParentClosePolicy,
-  patched,
   proxyLocalActivities,
   setCurrentDetails,
   startChild,
@@ -28,19 +26,13 @@ import {
   type NotifyTargetResult,
 } from '../contract/notify.js';
 import { FailureType } from '../model/failure-types.js';
-import { DEFAULT_NOTIFY_EVENTS, type JobNotification, type NotifyEvent } from '../model/notify.js';
+import type { JobNotification, NotifyEvent } from '../model/notify.js';
 import { formatIssues } from '../model/validation.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { countJob } from './job-metrics.js';
 import type { NotificationInput } from './notification.js';
 import { payloadOf, type Outcome } from './notify-payload.js';
-
-/**
- * Runs recorded before notifications existed ask nothing at their outcome: the question about the
- * worker's default is behind this patch. It can go once no such run is replayed any more.
- */
-export const NOTIFY_DEFAULT_PATCH = 'notify-worker-default';
 
 const FINAL_STAGES = new Set<Stage>(['succeeded', 'failed', 'cancelled']);
 
@@ -64,7 +56,7 @@ export class JobNotifier {
 
   private constructor(
     private readonly job: ReviewThenGenerateJob,
-    private target: NotifyTarget | undefined,
+    private readonly target: NotifyTarget | undefined,
   ) {}
 
   /** At the start, before any call: a job's `notify` checked by the worker; refused = InvalidInput. */
@@ -75,7 +67,7 @@ export class JobNotifier {
       countJob('failed', FailureType.InvalidInput);
       throw invalidRunInput(formatIssues([r.problem]), [r.problem]);
     }
-    return new JobNotifier(job, r.target && { ...r.target, events: [...job.notify.events] });
+    return new JobNotifier(job, { ...r.target, events: [...job.notify.events] });
   }
 
   /** The job's progress with its notifications. */
@@ -104,10 +96,6 @@ export class JobNotifier {
    */
   async outcome(event: Exclude<NotifyEvent, 'stage'>, p: Progress, outcome: Outcome): Promise<void> {
     await CancellationScope.nonCancellable(async () => {
-      if (!this.job.notify && patched(NOTIFY_DEFAULT_PATCH)) {
-        const r = await askWorker({});
-        if (r.ok && r.target) this.target = { ...r.target, events: [...DEFAULT_NOTIFY_EVENTS] };
-      }
       if (this.target?.events.includes(event)) this.#schedule(event, event, payloadOf(this.job, event, p, outcome));
       await Promise.all(this.#pending);
       if (this.notifications.length > 0) {

@@ -246,10 +246,19 @@ describe('notifications', () => {
     expect(cancelled.data.failure).toMatchObject({ type: 'CancelledFailure', details: [] });
   });
 
-  it("a job that names no URL goes to the worker's NOTIFY_URL; with none, nothing is sent", async () => {
+  it("a job whose notify names no URL goes to the worker's NOTIFY_URL; a job without notify adds nothing", async () => {
     receiver.reset();
+    stack.sandbox.reset();
+    // No NOTIFY_URL on the worker: refused before any call.
+    const refused = await stack.start(imageJob(undefined, { notify: {} }));
+    const err = await failureOf(refused.result());
+    expect(((err as WorkflowFailedError).cause as Error).message).toBe(
+      'invalid input: notify.url: is required: this worker has no NOTIFY_URL to send to instead',
+    );
+    expect(countOps(stack.sandbox)).toEqual({});
+
     settings.url = receiver.url;
-    const handle = await stack.start(imageJob());
+    const handle = await stack.start(imageJob(undefined, { notify: {} }));
     let child;
     try {
       await handle.result();
@@ -260,13 +269,19 @@ describe('notifications', () => {
       settings.url = undefined;
     }
     expect(verified(receiver.received()[0]!).data.workflowId).toBe(handle.workflowId);
-    // The worker's URL is not in the job's or the delivery's history: it is read when delivering.
+    // The worker's URL is in neither history: the delivering worker reads it.
     expect(await assertNoSecretsInHistories([handle, child], [receiver.url])).toBe(2);
 
     receiver.reset();
     const quiet = await stack.start(imageJob());
     await quiet.result();
     expect((await quiet.query(progressQuery)).notifications).toBeUndefined();
+    const history = await (await testClient()).workflow.getHandle(quiet.workflowId).fetchHistory();
+    expect(
+      history.events!.filter(
+        (e) => e.markerRecordedEventAttributes || e.startChildWorkflowExecutionInitiatedEventAttributes,
+      ),
+    ).toEqual([]);
     expect(receiver.received()).toEqual([]);
   });
 });
