@@ -1,4 +1,4 @@
-// The notify activities (issue 27, docs/webhooks.md): rtgNotifyTarget, a local activity that tells a run
+// The notify activities (issue 27, docs/webhooks.md): rtgNotifyTarget, which tells a run at its start
 // where its notifications go under this worker's rules, and rtgDeliverNotification, one signed POST per
 // attempt. Retries are the delivery workflow's RetryPolicy (src/workflows/notification.ts), bounded by
 // its window: an attempt that fails throws, and Temporal schedules the next one with backoff.

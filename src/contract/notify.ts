@@ -37,7 +37,7 @@ export type DeliveryResult =
   { delivered: true; status: number; attempt: number } | { delivered: false; refused: string; attempt: number };
 
 export interface NotifyActivities {
-  /** Local activity: where this job's notifications go, checked against the worker's rules. */
+  /** Where this job's notifications go, checked against the worker's rules (at the job's start). */
   rtgNotifyTarget(input: NotifyTargetInput): Promise<NotifyTargetResult>;
   /** One attempt of one signed POST; a failed attempt throws `attempt N: why`, and the retry policy retries. */
   rtgDeliverNotification(input: DeliveryInput): Promise<DeliveryResult>;

@@ -1,5 +1,5 @@
 // A job's notifications (issue 27, docs/webhooks.md), from the job's side. Where they go is decided once,
-// at the start of a job with `notify`: it asks the worker (a local activity), which refuses, before any
+// at the start of a job with `notify`: it asks the worker (an activity), which refuses, before any
 // call, a URL that is not public unless the worker allows private addresses, a job that names no URL on a
 // worker without NOTIFY_URL, and any job when the worker cannot sign. Each notification is then a child
 // workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the job's workflow
@@ -11,7 +11,7 @@ import {
   condition,
   getCurrentDetails,
   ParentClosePolicy,
-  proxyLocalActivities,
+  proxyActivities,
   setCurrentDetails,
   startChild,
   workflowInfo,
@@ -36,10 +36,16 @@ import { payloadOf, type Outcome } from './notify-payload.js';
 
 const FINAL_STAGES = new Set<Stage>(['succeeded', 'failed', 'cancelled']);
 
+/**
+ * An ordinary activity, not a local one: a worker whose activities were built without the notify ones
+ * (createActivities alone) fails it as a recorded NotFoundError, and the job says so; an unregistered
+ * local activity would leave no marker, and the job could not be replayed.
+ */
 async function askWorker(input: NotifyTargetInput): Promise<NotifyTargetResult> {
-  const { rtgNotifyTarget } = proxyLocalActivities<NotifyActivities>({
+  const { rtgNotifyTarget } = proxyActivities<NotifyActivities>({
     startToCloseTimeout: '10s',
     retry: { maximumAttempts: 3 },
+    summary: 'where notifications go',
   });
   try {
     return await rtgNotifyTarget(input);

@@ -8,15 +8,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
+import { createActivities, createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { contractJsonSchemas } from '../../src/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { notificationProgressQuery, type ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
-import { countOps, imageJob, withStack, type Stack } from '../support/stack.js';
-import { assertNoSecretsInHistories, testClient } from '../support/temporal.js';
+import { costOf } from '../support/history-cost.js';
+import { countOps, imageJob, workflowBundle, withStack, type Stack } from '../support/stack.js';
+import { assertNoSecretsInHistories, startWorker, testClient, uniqueTaskQueue } from '../support/temporal.js';
 
 const NEW_KEY = newNotifySecret();
 const OLD_KEY = newNotifySecret();
@@ -283,5 +284,47 @@ describe('notifications', () => {
       ),
     ).toEqual([]);
     expect(receiver.received()).toEqual([]);
+  });
+
+  it('costs a job one activity and one child start; the delivery, a start and one attempt per try', async () => {
+    receiver.reset();
+    const handle = await stack.start(imageJob(undefined, { callbacks: false, notify: { url: receiver.url } }));
+    await handle.result();
+    const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
+    await child.result();
+    const job = (await handle.fetchHistory()).events!;
+    const asked = job.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgNotifyTarget');
+    expect(asked).toHaveLength(1);
+    expect(job.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
+    const delivered = costOf(await child.fetchHistory());
+    expect(delivered.byKind).toEqual({ start: 1, 'activity attempts': 1 });
+    console.log(
+      `notification: job +2 actions (1 activity, 1 child start); delivery ${delivered.events} events, ${delivered.actions} actions`,
+    );
+  });
+
+  it('a worker without the notify activities refuses a job with notify, and the job replays', async () => {
+    const taskQueue = uniqueTaskQueue('no-notify');
+    const worker = await startWorker({
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities({ ...stack.clients }),
+    });
+    try {
+      const handle = await (
+        await testClient()
+      ).workflow.start('ReviewThenGenerate', {
+        taskQueue,
+        workflowId: `rtg-test-${randomUUID()}`,
+        args: [imageJob(undefined, { notify: { url: receiver.url } })],
+      });
+      stack.handles.push(handle);
+      const err = await failureOf(handle.result());
+      expect(((err as WorkflowFailedError).cause as Error).message).toMatch(
+        /^invalid input: notify: cannot be checked by this worker \(Activity function rtgNotifyTarget is not registered/,
+      );
+    } finally {
+      await worker.stop();
+    }
   });
 });
