@@ -1,0 +1,2 @@
+export declare const HELM_VERSION: string;
+export declare function locateHelmCli(): { path: string | undefined; version: string | undefined; route: string };
