@@ -27,6 +27,7 @@ import {
 import { METRIC_NAMES } from '../src/observability/metrics.js';
 import { assertServiceSettings } from '../src/worker.js';
 import { allSearchAttributes } from '../src/contract/index.js';
+import { objectKeys, readmeTableVariables } from './support/config-table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (rel: string) => readFileSync(path.join(root, rel), 'utf8');
@@ -150,17 +151,6 @@ const SDK_METRICS = [
   'temporal_worker_task_slots_available',
 ];
 
-/** The keys of a zod object schema, also when wrapped (refinements, pipes, effects). */
-function objectKeys(schema: unknown): string[] {
-  let s = schema as { shape?: object; _zod?: { def?: { in?: unknown; schema?: unknown; innerType?: unknown } } };
-  for (let i = 0; i < 5 && s && !s.shape; i++) {
-    const def = s._zod?.def;
-    s = (def?.in ?? def?.schema ?? def?.innerType) as typeof s;
-  }
-  if (!s?.shape) throw new Error('not a zod object schema');
-  return Object.keys(s.shape);
-}
-
 const temporalVars = objectKeys(temporalConfigSchema);
 const serviceVars = objectKeys(servicesConfigSchema);
 // Worker-only settings: sizing, and Worker Deployment versioning.
@@ -206,26 +196,6 @@ const DESIGN_VARIABLES = [
   'CODEC_CORS_ORIGINS',
   'CODEC_AUTH_TOKEN',
 ];
-
-/** The variables named in the first column of the README's "Configuration" table. */
-function readmeTableVariables(readme: string): string[] {
-  const start = readme.indexOf('## Configuration');
-  if (start < 0) throw new Error('README.md has no "## Configuration" table');
-  const lines = readme.slice(start).split('\n').slice(1);
-  const rows: string[] = [];
-  for (const line of lines) {
-    if (!line.startsWith('|')) {
-      if (rows.length > 0) break;
-      continue;
-    }
-    rows.push(line);
-  }
-  return rows
-    .slice(2) // header and separator
-    .flatMap((row) => row.split('|')[1]!.split(','))
-    .map((v) => v.trim().replace(/`/g, ''))
-    .filter(Boolean);
-}
 
 // The only secret-like values allowed to be written in the file: the sandbox's public dev credentials.
 const SANDBOX_DEV_VALUES = ['sandbox-video-key', 'sandbox-review-token'];
