@@ -35,6 +35,8 @@ export interface WebhookReceiver {
   url: string;
   /** Every request, in arrival order. */
   received(): ReceivedWebhook[];
+  /** Requests being held by a `delay` fault (arrived, not yet answered). */
+  held(): number;
   /** The deliveries taken, one per `webhook-id` (the first), as a receiver that deduplicates keeps them. */
   unique(): ReceivedWebhook[];
   addFault(rule: WebhookFault): void;
@@ -48,6 +50,7 @@ export async function startWebhookReceiver(options: { host?: string; port?: numb
   let entries: ReceivedWebhook[] = [];
   let rules: Array<{ rule: WebhookFault; remaining: number }> = [];
   const timers = new Set<NodeJS.Timeout>();
+  let held = 0;
 
   const takeRule = (): WebhookFault | undefined => {
     const hit = rules[0];
@@ -81,8 +84,10 @@ export async function startWebhookReceiver(options: { host?: string; port?: numb
     if (!rule) return record(204, true);
     if (rule.mode === 'fail') return record(rule.status ?? 503, false);
     if (rule.mode === 'duplicate') return record(500, true);
+    held++;
     const timer = setTimeout(() => {
       timers.delete(timer);
+      held--;
       record(204, true);
     }, rule.delayMs);
     timers.add(timer);
@@ -108,6 +113,7 @@ export async function startWebhookReceiver(options: { host?: string; port?: numb
   return {
     url: `http://${host}:${port}/webhooks`,
     received: () => [...entries],
+    held: () => held,
     unique: () => {
       const seen = new Set<string>();
       return entries.filter((e) => e.taken && !seen.has(e.id) && seen.add(e.id));
