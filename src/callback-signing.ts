@@ -1,5 +1,6 @@
 // Callback URLs are unguessable, bound to one run and expiring: each carries an HMAC under CALLBACK_SECRET
-// of (kind, workflow id, run id, expiry), after the conventions of Standard Webhooks and Stripe (a
+// of (kind, workflow id, run id, expiry, and whether the run polls), after the conventions of Standard
+// Webhooks and Stripe (a
 // signed timestamp, several keys during a rotation). The services do not sign their callbacks (spec: not
 // shown), so the URL itself is the credential: it never enters history, logs or errors (the transport
 // redacts it from whatever a service echoes, services/http.ts).
@@ -13,6 +14,11 @@ export interface CallbackTarget {
   workflowId: string;
   runId: string;
   expiresAt: number;
+  /**
+   * The run polls this task rather than waiting for callbacks (a job with `callbacks: false`): the receiver
+   * then drops what the poll will see anyway (src/callbacks/forwarding.ts). Signed like the rest.
+   */
+  polls?: boolean;
 }
 
 /**
@@ -39,7 +45,7 @@ export function callbackExpiry(stageDeadlineMs: number): number {
 
 export function callbackSignature(secret: string, t: CallbackTarget): string {
   return createHmac('sha256', secret)
-    .update(`v2\n${t.kind}\n${t.workflowId}\n${t.runId}\n${t.expiresAt}`)
+    .update(`v2\n${t.kind}\n${t.workflowId}\n${t.runId}\n${t.expiresAt}${t.polls ? '\npolls' : ''}`)
     .digest('base64url');
 }
 
@@ -47,12 +53,17 @@ export function callbackSignature(secret: string, t: CallbackTarget): string {
 export function buildCallbackUrl(publicUrl: string, secrets: CallbackSecrets, t: CallbackTarget): string {
   const base = publicUrl.replace(/\/+$/, '');
   const sig = callbackSignature(callbackKeys(secrets)[0]!, t);
-  const query = new URLSearchParams({ run: t.runId, exp: String(t.expiresAt), sig });
+  const query = new URLSearchParams({
+    run: t.runId,
+    exp: String(t.expiresAt),
+    ...(t.polls ? { mode: 'poll' } : {}),
+    sig,
+  });
   return `${base}/callbacks/${t.kind}/${encodeURIComponent(t.workflowId)}?${query.toString()}`;
 }
 
 export type CallbackVerdict =
-  { ok: true; runId: string; expiresAt: number } | { ok: false; reason: 'bad signature' | 'expired' };
+  { ok: true; runId: string; expiresAt: number; polls: boolean } | { ok: false; reason: 'bad signature' | 'expired' };
 
 /**
  * Checks the `run`, `exp` and `sig` query parameters of a callback request against every key (constant
@@ -70,14 +81,15 @@ export function verifyCallbackUrl(
   const exp = query.get('exp') ?? '';
   const given = Buffer.from(query.get('sig') ?? '');
   if (runId === '' || !/^\d{1,12}$/.test(exp)) return { ok: false, reason: 'bad signature' };
-  const target: CallbackTarget = { kind, workflowId, runId, expiresAt: Number(exp) };
+  const polls = query.get('mode') === 'poll';
+  const target: CallbackTarget = { kind, workflowId, runId, expiresAt: Number(exp), polls };
   const genuine = callbackKeys(secrets).some((key) => {
     const expected = Buffer.from(callbackSignature(key, target));
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!genuine) return { ok: false, reason: 'bad signature' };
   if (target.expiresAt * 1000 <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, runId, expiresAt: target.expiresAt };
+  return { ok: true, runId, expiresAt: target.expiresAt, polls };
 }
 
 /** The values of a signed callback URL that must never be shown: the URL itself and its signature. */

@@ -61,7 +61,12 @@ export function createActivities(deps: ActivityDependencies): Activities {
    * Sent on every submit and create when the worker has a receiver, even for jobs that poll: a callback
    * naming the task is then the way to confirm an ambiguous answer (spec: check the callback for a task id).
    */
-  function callbackUrl(kind: CallbackKind, workflowId: string, stageDeadline: number | undefined): string | undefined {
+  function callbackUrl(
+    kind: CallbackKind,
+    workflowId: string,
+    stageDeadline: number | undefined,
+    polls = false,
+  ): string | undefined {
     // Bound to this run: a late callback of an earlier run of the same workflow id can never reach a new
     // one. An activity run outside a workflow (a standalone activity) has no run to call back: it polls.
     const runId = Context.current().info.workflowExecution?.runId;
@@ -72,6 +77,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
       workflowId,
       runId,
       expiresAt: callbackExpiry(deadline),
+      ...(polls ? { polls } : {}),
     });
   }
 
@@ -145,7 +151,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * callbacks it receives.
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
-      const url = callbackUrl('video', input.workflowId, input.stageDeadline);
+      const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
       const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
       const callbackSent = url !== undefined;
       const { taskId } = await createAtMostOnce(

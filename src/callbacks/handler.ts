@@ -116,7 +116,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
         // Expired is said only of a genuine signature: a forger learns nothing from it.
         return verdict.reason === 'expired' ? done(410, 'expired') : done(401, 'bad signature');
       }
-      const { runId } = verdict;
+      const { runId, polls } = verdict;
       const body = await readCallbackBody(req, limit);
       let payload: unknown;
       try {
@@ -127,8 +127,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions) {
       if (!payload || typeof payload !== 'object' || Array.isArray(payload))
         return done(400, 'body is not a JSON object');
       const callback = callbackSignalFrom(kind, payload);
-      const run = { workflowId, runId };
-      const decision = await decideForward(options.client, run, kind, callback, options.stillWorkingRecheckMs);
+      const decision = await decideForward(
+        options.client,
+        { workflowId, runId, polls },
+        kind,
+        callback,
+        options.stillWorkingRecheckMs,
+      );
       // The signature named this run: when it is closed (a new run of the same id may be running), or
       // unknown, there is nothing to act on; 202 so the sender does not retry.
       if (decision === 'closed') return done(202, 'ignored (run closed)');

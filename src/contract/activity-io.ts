@@ -72,6 +72,8 @@ export interface VideoCreateInput {
   resubmitOnAmbiguity?: boolean;
   /** When the generation stage times out (ms epoch): the callback URL expires a margin later. */
   stageDeadline?: number;
+  /** The job polls its task (`callbacks: false`): its callback URL says so, signed (callback-signing.ts). */
+  polls?: boolean;
 }
 
 // ---- Gateway entry points (GenerateAndPoll, rtgCallGateway) -------------------------------------------

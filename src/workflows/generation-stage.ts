@@ -69,7 +69,15 @@ export async function createVideoTaskOnce(
       const created = await CancellationScope.nonCancellable(() =>
         run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
           { summary: `create video task (${String(body.model)})` },
-          [{ workflowId, body, resubmitOnAmbiguity: job.resubmitOnAmbiguity, stageDeadline: deadline }],
+          [
+            {
+              workflowId,
+              body,
+              resubmitOnAmbiguity: job.resubmitOnAmbiguity,
+              stageDeadline: deadline,
+              ...(job.callbacks ? {} : { polls: true }),
+            },
+          ],
         ),
       );
       run.setTaskId(created.taskId);

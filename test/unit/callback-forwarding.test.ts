@@ -36,11 +36,22 @@ describe('which callbacks the receiver signals', () => {
     expect(forwardDecision('review', { taskId: 'r2', status: 'completed' }, reviewed)).toBe('forward');
   });
 
-  it('forwards every final state, even of a task the run polls: its poll may have lost the answer', () => {
+  it("a run that polls: its video task's callbacks are dropped, a review task's final state is forwarded", () => {
     // The activity id that the receiver of 0.2.0 read: it reads no activity id any more.
-    const polling = run({ pending: ['poll:video:t1'], attributes: [{ key: VideoTaskId, value: 't1' }] });
+    const polling = run({
+      pending: ['poll:video:t1'],
+      attributes: [
+        { key: VideoTaskId, value: 't1' },
+        { key: ReviewTaskIds, value: ['r1'] },
+      ],
+    });
+    expect(forwardDecision('video', { taskId: 't1', status: 'succeeded' }, polling, true)).toBe('polled');
+    expect(forwardDecision('video', { taskId: 't2', status: 'succeeded' }, polling, true)).toBe('forward'); // an orphan
+    // A lost poll answer may have seen `cancelled`: only this callback can tell the run without a query.
+    expect(forwardDecision('review', { taskId: 'r1', status: 'cancelled' }, polling, true)).toBe('forward');
+    expect(forwardDecision('review', { taskId: 'r1', status: 'processing' }, polling, true)).toBe('still working');
+    // Without the signed flag the run waits for callbacks: every final state is forwarded.
     expect(forwardDecision('video', { taskId: 't1', status: 'succeeded' }, polling)).toBe('forward');
-    expect(forwardDecision('video', { taskId: 't1', status: 'running' }, polling)).toBe('still working');
   });
 
   it('ignores closed runs', () => {

@@ -30,11 +30,20 @@ describe('callback URLs', () => {
   it('carry the run and the expiry, and verify for that kind, workflow and run only', () => {
     const url = buildCallbackUrl('https://cb.example.com/', A, target);
     expect(url).toMatch(/^https:\/\/cb\.example\.com\/callbacks\/video\/order-1234-video\?run=run-1&exp=\d+&sig=/);
-    expect(verify(A, url)).toEqual({ ok: true, runId: 'run-1', expiresAt: target.expiresAt });
+    expect(verify(A, url)).toEqual({ ok: true, runId: 'run-1', expiresAt: target.expiresAt, polls: false });
     expect(verify(A, url, { ...target, kind: 'review' })).toEqual({ ok: false, reason: 'bad signature' });
     expect(verify(A, url, { ...target, workflowId: 'order-9' })).toEqual({ ok: false, reason: 'bad signature' });
     expect(verify(A, url.replace('run=run-1', 'run=run-2'))).toEqual({ ok: false, reason: 'bad signature' });
     expect(verify(B, url)).toEqual({ ok: false, reason: 'bad signature' });
+  });
+
+  it('say, signed, that the run polls its task: the flag cannot be added or removed', () => {
+    const polled = buildCallbackUrl('https://cb.example.com', A, { ...target, polls: true });
+    expect(polled).toContain('&mode=poll&');
+    expect(verify(A, polled)).toMatchObject({ ok: true, polls: true });
+    expect(verify(A, polled.replace('&mode=poll', ''))).toEqual({ ok: false, reason: 'bad signature' });
+    const plain = buildCallbackUrl('https://cb.example.com', A, target);
+    expect(verify(A, plain.replace('&sig=', '&mode=poll&sig='))).toEqual({ ok: false, reason: 'bad signature' });
   });
 
   it('expire a margin after the stage deadline; a pushed-back expiry is a bad signature', () => {
