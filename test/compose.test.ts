@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { callbackConfigSchema, loadCallbackConfig } from '../src/config-callbacks.js';
+import { loadNotifyConfig, notifyConfigSchema } from '../src/config-notify.js';
 import {
   loadServicesConfig,
   loadTemporalConfig,
@@ -156,6 +157,8 @@ const serviceVars = objectKeys(servicesConfigSchema);
 // Worker-only settings: sizing, and Worker Deployment versioning.
 const workerVars = [...objectKeys(workerTuningSchema), ...objectKeys(workerDeploymentSchema)];
 const callbackVars = objectKeys(callbackConfigSchema);
+// The worker's webhook settings (docs/webhooks.md).
+const notifyVars = objectKeys(notifyConfigSchema);
 // Payload encryption (worker, receiver and codec server), and the codec server's own settings.
 const encryptionVars = objectKeys(encryptionConfigSchema);
 const codecServerVars = objectKeys(codecServerConfigSchema);
@@ -189,6 +192,9 @@ const DESIGN_VARIABLES = [
   'CALLBACK_PORT',
   'VIDEO_STORE',
   'ALLOW_PRIVATE_URLS',
+  'NOTIFY_URL',
+  'NOTIFY_SECRET',
+  'NOTIFY_WINDOW_MS',
   'PAYLOAD_ENCRYPTION_KEYS',
   'PAYLOAD_ENCRYPTION_KEYS_FILE',
   'CODEC_HOST',
@@ -397,6 +403,7 @@ describe('docker-compose.yml: the production-like stack', () => {
       ...serviceVars,
       ...workerVars,
       ...callbackVars,
+      ...notifyVars,
       ...encryptionVars,
       ...codecServerVars,
     ];
@@ -406,7 +413,14 @@ describe('docker-compose.yml: the production-like stack', () => {
     const worker = envOf(svc('worker'));
     const callbacks = envOf(svc('callbacks'));
     // Worker: Temporal, both services, and what it needs to sign callback URLs.
-    for (const v of [...temporalVars, ...serviceVars, ...workerVars, 'CALLBACK_PUBLIC_URL', 'CALLBACK_SECRET']) {
+    for (const v of [
+      ...temporalVars,
+      ...serviceVars,
+      ...workerVars,
+      'CALLBACK_PUBLIC_URL',
+      'CALLBACK_SECRET',
+      ...notifyVars,
+    ]) {
       expect(Object.keys(worker), `worker ${v}`).toContain(v);
     }
     // Receiver: Temporal (it signals workflows) and the callback settings; not the services' credentials.
@@ -486,6 +500,13 @@ describe('docker-compose.yml: the production-like stack', () => {
       taskQueue: 'video-generation',
     });
     expect(loadTemporalConfig(callbacks)).toEqual(loadTemporalConfig(worker));
+    // No webhooks by default: jobs with `notify` are refused at their start; the window is 24 h.
+    expect(loadNotifyConfig(worker)).toEqual({
+      url: undefined,
+      secrets: undefined,
+      windowMs: 86_400_000,
+      allowPrivateUrls: false,
+    });
     const services = loadServicesConfig(worker);
     expect(services.video).toMatchObject({
       baseUrl: 'http://sandbox:8081',
