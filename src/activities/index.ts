@@ -2,7 +2,6 @@
 // its own (the plugin, `temporal-review-video/plugin`, does it in one line). Nothing reads the environment
 // unless the caller asks for it (`activitiesFromEnv`, `activitySettingsFromEnv`).
 export { createActivities, type ActivityDependencies, type CallbackSettings } from './review-then-generate.js';
-export { QUERY_FAILURE_BACKOFF_MS } from './task-protocol.js';
 // What the activities take and give, and their signatures: declared in the contract both sides share.
 export type {
   Activities,

@@ -14,14 +14,12 @@ import {
   LONGEST_IN_ATTEMPT_WAIT_MS,
   notFinalYet,
   queryAnswerLost,
+  queryBackoffMs,
   retryAfterRaised,
   type PollInput,
   type QueryOutcome,
 } from '../contract/index.js';
 import { evidenceOf, toApplicationFailure } from './service-failures.js';
-
-/** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
-export const QUERY_FAILURE_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
 
 type QueryPhase = 'review.query' | 'video.query';
 
@@ -93,7 +91,7 @@ export async function pollOnce<T>(
     }
     if (err instanceof ServiceError && err.retryable) {
       const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;
-      const backoff = QUERY_FAILURE_BACKOFF_MS[Math.min(failures, QUERY_FAILURE_BACKOFF_MS.length) - 1] ?? 0;
+      const backoff = queryBackoffMs(failures);
       report(failures);
       throw toApplicationFailure(err, phase, minIntervalMs, backoff);
     }

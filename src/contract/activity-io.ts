@@ -13,6 +13,11 @@ import type { CreateTaskBody } from '../model/video/schemas.js';
  */
 export const LONGEST_IN_ATTEMPT_WAIT_MS = 5_000;
 
+/** Backoff after the n-th network failure of a query in a row (spec: 1 s, 2 s, 4 s, then 4 s). */
+export function queryBackoffMs(failures: number): number {
+  return [0, 1_000, 2_000, 4_000][Math.min(failures, 3)]!;
+}
+
 export interface PollInput {
   taskId: string;
   /** Queries of this task are never closer than this (Retry-After never shortens it). */

@@ -19,7 +19,7 @@ export type {
   StoreVideoInput,
   VideoCreateInput,
 } from './activity-io.js';
-export { LONGEST_IN_ATTEMPT_WAIT_MS } from './activity-io.js';
+export { LONGEST_IN_ATTEMPT_WAIT_MS, queryBackoffMs } from './activity-io.js';
 export type { GatewayTaskSummary, QueryOutcome, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
 export { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from './signals.js';
 export {

@@ -4,6 +4,7 @@
 // or stop. Pure: no SDK call and no clock (the caller passes the times), so every rule of the spec that
 // concerns a task is a row of test/unit/remote-task.test.ts, run in milliseconds without a server.
 // The driver that runs its steps with activities and timers is task-waiter.ts.
+import { queryBackoffMs } from '../contract/index.js';
 
 /**
  * - submitting: the submit or create is under way (at most once);
@@ -53,9 +54,6 @@ export interface RemoteTaskRules {
   isFinal(status: string): boolean;
   isWorking(status: string): boolean;
 }
-
-/** Backoff of query network failures (spec: 1 s, 2 s, 4 s, then 4 s). */
-export const QUERY_BACKOFF_MS = [1_000, 2_000, 4_000] as const;
 
 /** Which events each phase takes; any other is a bug of the caller (`apply` throws). */
 export const TRANSITIONS: Readonly<Record<RemoteTaskPhase, ReadonlyArray<RemoteTaskEvent['type']>>> = {
@@ -158,7 +156,7 @@ export class RemoteTask {
         return this.#answer(e.status, e.at, e.retryAfterMs);
       case 'queryFailed': {
         if (e.retryAfterMs === undefined) this.#networkFailures++;
-        const backoff = QUERY_BACKOFF_MS[Math.min(this.#networkFailures, QUERY_BACKOFF_MS.length) - 1] ?? 0;
+        const backoff = queryBackoffMs(this.#networkFailures);
         this.#pace(e.at, e.retryAfterMs ?? backoff);
         return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
       }
