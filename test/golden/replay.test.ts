@@ -16,12 +16,12 @@ import { readReleaseBundle, releaseBundlePath } from './release-bundle.js';
 /**
  * The releases whose running jobs the current workflow code still finishes: their sets replay against it.
  * Always the current package version; an older release while the current code keeps its branches (the
- * patches of docs/upgrading.md). The rebuild of the waiting core (issue 25) drops 0.1.0 and 0.2.0 from this
- * list rather than keeping their code behind patches: their runs then finish on the build that started them
- * (Worker Deployment versioning, PINNED; an unversioned deployment drains first, CHANGELOG), and their sets
- * keep replaying against their own release's bundle below.
+ * patches of docs/upgrading.md). 0.3.0 rebuilt the waiting core (one RemoteTask per remote task) and
+ * dropped 0.1.0 and 0.2.0 from this list rather than keep their code behind patches: their runs finish on
+ * the build that started them (Worker Deployment versioning, PINNED; an unversioned deployment drains
+ * first, CHANGELOG), and their sets keep replaying against their own release's bundle below.
  */
-const REPLAYED_AGAINST_CURRENT_CODE = ['0.1.0', '0.2.0'];
+const REPLAYED_AGAINST_CURRENT_CODE = ['0.3.0'];
 
 const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
   version: string;
