@@ -27,7 +27,7 @@ import {
 } from '../src/config-encryption.js';
 import { METRIC_NAMES } from '../src/observability/metrics.js';
 import { assertServiceSettings } from '../src/worker.js';
-import { allSearchAttributes } from '../src/contract/index.js';
+import { contractSearchAttributes, registeredSearchAttributes } from './support/search-attribute-script.js';
 import { objectKeys, readmeTableVariables } from './support/config-table.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -662,24 +662,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     const setup = svc('temporal-setup');
     expect(setup.entrypoint).toEqual(['/bin/sh', '-c']);
     const script = Array.isArray(setup.command) ? setup.command.join('\n') : (setup.command ?? '');
-    const registered = [...script.matchAll(/^\s*create\s+(\S+)\s+(\S+)\s*$/gm)].map((m) => ({
-      name: m[1],
-      type: m[2],
-    }));
-    // CLI type names -> the SDK's SearchAttributeType values.
-    const cliType: Record<string, string> = {
-      Keyword: 'KEYWORD',
-      KeywordList: 'KEYWORD_LIST',
-      Text: 'TEXT',
-      Int: 'INT',
-      Double: 'DOUBLE',
-      Bool: 'BOOL',
-      Datetime: 'DATETIME',
-    };
-    const byName = (a: { name?: string }, b: { name?: string }) => String(a.name).localeCompare(String(b.name));
-    expect(registered.map((r) => ({ name: r.name, type: cliType[r.type!] ?? r.type })).sort(byName)).toEqual(
-      allSearchAttributes.map((k) => ({ name: k.name, type: k.type })).sort(byName),
-    );
+    expect(registeredSearchAttributes(script)).toEqual(contractSearchAttributes());
     expect(script).toMatch(
       /temporal operator search-attribute create --address "\$\$addr" --namespace "\$\$ns" --name "\$\$1" --type "\$\$2"/,
     );

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { allSearchAttributes } from '../../src/contract/index.js';
+import { contractSearchAttributes, registeredSearchAttributes } from '../support/search-attribute-script.js';
 import { WORKER_MEMORY, cacheSizeForBudget } from '../../src/worker-cache.js';
 import {
   CEL_RULES,
@@ -577,23 +577,7 @@ describe('the search-attribute registration Job', () => {
     const c = containerOf(podTemplateOf(job));
     expect(c.command).toEqual(['/bin/sh', '-c']);
     const script = (c.args as string[]).join('\n');
-    const registered = [...script.matchAll(/^\s*create\s+(\S+)\s+(\S+)\s*$/gm)].map((m) => ({
-      name: m[1],
-      type: m[2],
-    }));
-    const cliType: Record<string, string> = {
-      Keyword: 'KEYWORD',
-      KeywordList: 'KEYWORD_LIST',
-      Text: 'TEXT',
-      Int: 'INT',
-      Double: 'DOUBLE',
-      Bool: 'BOOL',
-      Datetime: 'DATETIME',
-    };
-    const byName = (a: { name?: string }, b: { name?: string }) => String(a.name).localeCompare(String(b.name));
-    expect(registered.map((r) => ({ name: r.name, type: cliType[r.type!] ?? r.type })).sort(byName)).toEqual(
-      allSearchAttributes.map((k) => ({ name: k.name, type: k.type })).sort(byName),
-    );
+    expect(registeredSearchAttributes(script)).toEqual(contractSearchAttributes());
     expect(script).toMatch(/temporal operator search-attribute create --namespace "\$ns" --name "\$1" --type "\$2"/);
     expect(script).toMatch(/already exists/); // a second run (the next upgrade) succeeds
     expect(script).toMatch(/temporal operator namespace describe/); // waits until the namespace is served
