@@ -88,8 +88,8 @@ export async function waitUntilFinal<T>(
     // due later than its attempt would wait (then a timer: an attempt that queries nothing is no poll).
     const seen = task.changes;
     const pollAt = Math.min(step.pollAt ?? deadline, deadline);
-    const waitHere = step.forCallback || pollAt - Date.now() > LONGEST_IN_ATTEMPT_WAIT_MS;
-    if (waitHere && (await condition(() => task.changes !== seen, Math.max(pollAt - Date.now(), 0)))) continue;
+    const waitHere = step.forCallback ? pollAt > Date.now() : pollAt - Date.now() > LONGEST_IN_ATTEMPT_WAIT_MS;
+    if (waitHere && (await condition(() => task.changes !== seen, pollAt - Date.now()))) continue;
     if (step.pollAt === undefined || Date.now() >= deadline) continue;
     await pollStoppable(task, q, pacing(Math.max(step.pollAt, task.pacing.notBefore)), deadline, answered, unanswered);
   }
