@@ -5,7 +5,7 @@
 import { FailureType } from '../../src/model/failure-types.js';
 
 export interface GoldenPath {
-  workflowType: 'ReviewThenGenerate' | 'ReviewThenGenerateBatch' | 'GenerateAndPoll';
+  workflowType: 'ReviewThenGenerate' | 'ReviewThenGenerateBatch' | 'GenerateAndPoll' | 'ReviewThenGenerateNotification';
   /** How the run ends: `completed`, `cancelled`, `continued-as-new`, or the FailureType it fails with. */
   ends: 'completed' | 'cancelled' | 'continued-as-new' | FailureType;
   what: string;
@@ -94,6 +94,16 @@ export const GOLDEN_PATHS = {
     what: 'last run of that batch, started from the carried state',
   },
   'generate-and-poll': { workflowType: 'GenerateAndPoll', ends: 'completed', what: 'unified video entry point' },
+  notified: {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'completed',
+    what: 'notify: its URL checked at the start, a notification child started at the outcome',
+  },
+  notification: {
+    workflowType: 'ReviewThenGenerateNotification',
+    ends: 'completed',
+    what: 'that job notification, delivered on the second attempt',
+  },
 } as const satisfies Record<string, GoldenPath>;
 
 export type GoldenPathName = keyof typeof GOLDEN_PATHS;

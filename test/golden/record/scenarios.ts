@@ -1,12 +1,14 @@
 // Every scenario the recorder runs, each producing the runs of one or more GOLDEN_PATHS: the
-// ReviewThenGenerate paths (job-paths.ts), a batch that continues as new (two runs recorded), and
-// GenerateAndPoll on the unified video entry point.
+// ReviewThenGenerate paths (job-paths.ts), a batch that continues as new (two runs recorded),
+// GenerateAndPoll on the unified video entry point, and a job with `notify` with its notification.
 import type { WorkflowHandle } from '@temporalio/client';
+import { startReviewThenGenerate } from '../../../src/client/start.js';
+import { notificationWorkflowId } from '../../../src/contract/notify.js';
 import type { ReviewThenGenerateBatchInput } from '../../../src/workflows/batch-input.js';
 import type { GenerateAndPollInput } from '../../../src/workflows/generate-and-poll-input.js';
 import { GOLDEN_PATH_NAMES, type GoldenPathName } from '../paths.js';
 import { JOB_DRIVERS } from './job-paths.js';
-import type { GoldenStack, RecordedRun } from './stack.js';
+import { until, type GoldenStack, type RecordedRun } from './stack.js';
 
 export interface Scenario {
   names: GoldenPathName[];
@@ -65,6 +67,38 @@ const generateAndPoll: Scenario = {
   },
 };
 
+const notified: Scenario = {
+  names: ['notified', 'notification'],
+  async run(s) {
+    // The receiver refuses the first delivery: the notification's activity is retried, same webhook-id.
+    s.webhooks.addFault({ mode: 'fail', times: 1 });
+    const job = await startReviewThenGenerate(s.client, {
+      businessKey: 'golden-notified',
+      taskQueue: s.taskQueue,
+      input: {
+        task: {
+          model: 'video-model-1',
+          content: [
+            { type: 'text', text: 'golden notified' },
+            { type: 'image_url', image_url: { url: 'https://cdn.example.com/golden/notified.jpg' } },
+          ],
+        },
+        review: {},
+        notify: { url: s.webhooks.url },
+        timing: { reviewMinQueryIntervalMs: 300, videoPollIntervalMs: 300, callbackFallbackPollMs: 10_000 },
+      },
+    });
+    const handle = await closed(job.workflow);
+    const { runId } = await handle.describe(); // one run: it is the first
+    const child = s.client.workflow.getHandle(notificationWorkflowId(handle.workflowId, runId, 'succeeded'));
+    await until(async () => (await child.describe()).status.name === 'COMPLETED', 'the notification delivered');
+    return [
+      { name: 'notified', handle },
+      { name: 'notification', handle: child },
+    ];
+  },
+};
+
 export const SCENARIOS: Scenario[] = [
   ...Object.entries(JOB_DRIVERS).map(([name, drive]): Scenario => ({
     names: [name as GoldenPathName],
@@ -72,6 +106,7 @@ export const SCENARIOS: Scenario[] = [
   })),
   batch,
   generateAndPoll,
+  notified,
 ];
 
 /** Each path is produced by exactly one scenario (a path without one could never be recorded). */

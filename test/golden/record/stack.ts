@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../../../src/activities/index.js';
+import { createActivities, createNotifyActivities } from '../../../src/activities/index.js';
+import { newNotifySecret } from '../../../src/index.js';
 import { startCallbackServer } from '../../../src/callbacks/server.js';
 import { startDevServer } from '../../../src/dev/temporal-dev-server.js';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, startWebhookReceiver, type Sandbox, type WebhookReceiver } from '../../../src/sandbox/index.js';
 import { ReviewClient } from '../../../src/services/review/client.js';
 import { VideoClient } from '../../../src/services/video/client.js';
 import { FileVideoStore } from '../../../src/store/file-store.js';
@@ -19,6 +20,8 @@ import { workflowPreloadModules, workflowsPath } from '../../../src/workflows-pa
 export interface GoldenStack {
   client: Client;
   sandbox: Sandbox;
+  /** Where jobs with `notify` are notified (signed with a key of this stack). */
+  webhooks: WebhookReceiver;
   taskQueue: string;
   /** The version of the Temporal Server (the dev server) that ran the paths. */
   server: string;
@@ -46,6 +49,8 @@ export async function startGoldenStack(): Promise<GoldenStack> {
   const sandbox = await startSandbox({ allowPrivateUrls: true, videoFileBytes: 64 * 1024 });
   const secret = randomBytes(24).toString('base64url');
   const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const webhooks = await startWebhookReceiver();
+  const notifySecret = newNotifySecret();
   const clients = {
     video: new VideoClient({
       baseUrl: sandbox.videoBaseUrl,
@@ -70,23 +75,28 @@ export async function startGoldenStack(): Promise<GoldenStack> {
     taskQueue,
     // Bundled as the tests and our worker's build bundle it: our modules preloaded.
     workflowBundle: await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quiet }),
-    activities: createActivities({
-      ...clients,
-      callbacks: { publicUrl: receiver.url, secret },
-      store: new FileVideoStore(storeDir),
-    }),
+    activities: {
+      ...createActivities({
+        ...clients,
+        callbacks: { publicUrl: receiver.url, secret },
+        store: new FileVideoStore(storeDir),
+      }),
+      ...createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true }),
+    },
   });
   const running = worker.run();
   return {
     client,
     sandbox,
+    webhooks,
     taskQueue,
     server: (await client.workflowService.getSystemInfo({})).serverVersion || 'unknown',
-    secrets: [sandbox.apiKey, sandbox.accessToken, secret],
+    secrets: [sandbox.apiKey, sandbox.accessToken, secret, notifySecret],
     async stop() {
       worker.shutdown();
       await running;
       await receiver.close();
+      await webhooks.close();
       await Promise.allSettled([clients.video.close(), clients.review.close()]);
       await sandbox.close();
       await server.teardown();
