@@ -24,7 +24,8 @@ const projectFiles = fileURLToPath(new URL('./project/', import.meta.url));
 const DOCUMENTATION = /^(README|CHANGELOG|BENCHMARKS|RELIABILITY)\.md$|^docs\/|^src\/[\w-]+\/README\.md$/;
 
 /** The contract for callers in other languages: its JSON Schemas and the Python caller the docs show. */
-const FOR_OTHER_LANGUAGES = /^schemas\/[\w/-]+\.schema\.json$|^examples\/python\/[\w-]+\.(py|txt)$/;
+const FOR_OTHER_LANGUAGES =
+  /^schemas\/[\w/-]+\.schema\.json$|^examples\/python\/[\w-]+\.(py|txt)$|^examples\/go\/(\w+\.go|go\.mod|go\.sum)$/;
 
 interface Run {
   code: number | null;
