@@ -56,6 +56,9 @@ const EXPECTED: Record<JobKind, ExpectedOutcome> = {
   'video-failed': 'GenerationFailed',
 };
 
+/** Named rather than left to the default: a job notifies its outcome once, and no stage. */
+const OUTCOME_EVENTS = ['succeeded', 'failed', 'cancelled'] as const;
+
 const JOB_TAG = /\[job ([\w-]+)\]/;
 
 /** The job id a create body names in its prompt (undefined for a body that is not a soak job's). */
@@ -75,8 +78,18 @@ export function jobIdOfUrl(url: string): string | undefined {
   return /\/soak\/([\w-]+)\//.exec(url)?.[1];
 }
 
-/** `optInShare`: the share of jobs started with `resubmitOnAmbiguity: true` (0 = none). */
-export function planJobs(n: number, runId: string, rng: Rng, timing: Timing, optInShare = 0): SoakJob[] {
+/**
+ * `optInShare`: the share of jobs started with `resubmitOnAmbiguity: true` (0 = none). `notifyUrl`: every
+ * job notifies its outcome there (the soak's webhook receiver), whatever the outcome.
+ */
+export function planJobs(
+  n: number,
+  runId: string,
+  rng: Rng,
+  timing: Timing,
+  optInShare = 0,
+  notifyUrl?: string,
+): SoakJob[] {
   const jobs: SoakJob[] = [];
   for (let i = 0; i < n; i++) {
     const id = `${runId}-j${String(i + 1).padStart(4, '0')}`;
@@ -93,7 +106,11 @@ export function planJobs(n: number, runId: string, rng: Rng, timing: Timing, opt
       optedIn,
       expected,
       expectedTasks: expected === 'succeeded' || expected === 'GenerationFailed' ? 1 : 0,
-      input: { ...inputFor(id, kind, callbacks, timing), ...(optedIn ? { resubmitOnAmbiguity: true } : {}) },
+      input: {
+        ...inputFor(id, kind, callbacks, timing),
+        ...(optedIn ? { resubmitOnAmbiguity: true } : {}),
+        ...(notifyUrl ? { notify: { url: notifyUrl, events: [...OUTCOME_EVENTS] } } : {}),
+      },
     });
   }
   return jobs;

@@ -46,6 +46,13 @@ export interface SoakOptions {
   /** Fault-free requests of one operation between two faults on it (uniform in the range). */
   requestsBetweenFaults: [number, number];
   callbacksBetweenFaults: [number, number];
+  /** The same for the deliveries of notifications to the soak's webhook receiver. */
+  notificationsBetweenFaults: [number, number];
+  /**
+   * After the last job's outcome, how long to wait at most for the notifications still on their way
+   * (a retry after a fault or a killed worker's lost attempt, whose 30 s attempt time-out runs first).
+   */
+  notifySettleMs: number;
 }
 
 /**
@@ -162,5 +169,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     serverDownMs: 3_000,
     requestsBetweenFaults: [4, 16],
     callbacksBetweenFaults: [3, 10],
+    notificationsBetweenFaults: [3, 10],
+    notifySettleMs: quick ? 120_000 : 240_000,
   };
 }

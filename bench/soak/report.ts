@@ -1,8 +1,29 @@
 // The soak's figures, as printed lines and as RELIABILITY.md (the record of the last full run).
+import { NOTIFY_TIMEOUT_MS } from '../../src/activities/notify.js';
 import type { SoakReport } from './soak.js';
+import { WEBHOOK_DELAYS_MS } from './webhook-faults.js';
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+const byLabel = (o: Record<string, number>) =>
+  Object.entries(o)
+    .sort()
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+
+const NOTIFY_DELAYS = `${s(WEBHOOK_DELAYS_MS.short)} or ${s(WEBHOOK_DELAYS_MS.pastDeadline)} (the sender waits ${s(NOTIFY_TIMEOUT_MS)})`;
+
+/** The notification figures, in the words of the printed summary and RELIABILITY.md alike. */
+function notifyWords(r: SoakReport) {
+  const n = r.notifications;
+  const faults = sum(n.faults);
+  return {
+    outcome: `expected ${n.expected} (one per job that ended, its outcome's event), delivered ${n.delivered} (distinct webhook-ids taken, signature verified), lost ${n.lost}`,
+    checks: `wrong event or outcome ${n.wrongOutcome}, bad signatures ${n.badSignatures}, unexpected ids ${n.unexpected}`,
+    duplicates: `${n.duplicates} (the same webhook-id taken again: delivery is at least once, receivers deduplicate by id)`,
+    faults: `${faults} of ${n.requests} requests to the receiver${faults ? ` (${byLabel(n.faults)})` : ''}`,
+  };
+}
 
 export function figures(r: SoakReport): string[] {
   const v = r.verdict;
@@ -35,8 +56,10 @@ export function figures(r: SoakReport): string[] {
             .join(', ')})`
         : ''
     }`,
-    `secrets found:          ${r.secrets.hits.length} (scanned ${r.secrets.histories} histories, ${r.secrets.logLines} log lines in ${r.secrets.logFiles} files, ${r.secrets.errors} errors, for 3 secrets and ${r.secrets.signedUrls ?? 0} signed callback URLs)`,
-    `faults injected:        ${requestFaults} on ${f.totalRequests} requests, ${callbackFaults} on ${sum(f.callbackDeliveries)} callback deliveries`,
+    `notifications:          ${notifyWords(r).outcome}; ${notifyWords(r).checks}; settled ${s(r.notifications.settleMs)} after the last job`,
+    `duplicate notifications: ${notifyWords(r).duplicates}`,
+    `secrets found:          ${r.secrets.hits.length} (scanned ${r.secrets.histories} histories of jobs and deliveries, ${r.secrets.logLines} log lines in ${r.secrets.logFiles} files, ${r.secrets.errors} errors, ${r.secrets.notifications} notifications, for 4 secrets and ${r.secrets.signedUrls ?? 0} signed callback URLs)`,
+    `faults injected:        ${requestFaults} on ${f.totalRequests} requests, ${callbackFaults} on ${sum(f.callbackDeliveries)} callback deliveries, ${sum(r.notifications.faults)} on ${r.notifications.requests} notification deliveries`,
     `chaos:                  worker SIGKILLs ${c.workerKills} (${c.perWorker.map((w) => `${w.name} ${w.kills}`).join(', ')}), receiver restarts ${c.receiverRestarts}, Temporal server stop/start ${c.serverOutage ? `1 (down ${s(c.serverOutage.downMs)})` : '0'}`,
     `time:                   ${s(r.durationMs)} in all, jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)}`,
     `slowest stages:         review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (time-outs ${s(r.options.timing.reviewTimeoutMs)}, ${s(r.options.timing.generationTimeoutMs)})`,
@@ -69,6 +92,7 @@ export function seedRow(r: SoakReport): Array<string | number> {
     v.duplicateReviewTasks,
     `${v.optedIn.videoTasks} / ${v.optedIn.reviewTasks}`,
     v.violations.length,
+    `${r.notifications.delivered} / ${r.notifications.expected} / ${r.notifications.lost} / ${r.notifications.duplicates}`,
     r.secrets.hits.length,
     `${r.chaos.workerKills} (${r.chaos.perWorker.map((w) => w.kills).join(' + ')})`,
     s(r.durationMs),
@@ -86,6 +110,7 @@ export const SEED_HEAD = [
   'duplicate review tasks',
   'opted-in extra tasks (video / review)',
   'violations',
+  'notifications delivered / expected / lost / duplicates',
   'secrets',
   'worker SIGKILLs',
   'time',
@@ -175,7 +200,9 @@ test/soak/soak.test.ts with the same checks.
           .join(', ')})`
       : ''
   } |
-| secrets found | **${r.secrets.hits.length}** in ${r.secrets.histories} histories, ${r.secrets.logLines} log lines (${r.secrets.logFiles} files), ${r.secrets.errors} errors (the 3 secrets, ${r.secrets.signedUrls ?? 0} signed callback URLs and their signatures) |
+| notifications (\`notify\` on every job, to the soak's webhook receiver) | expected ${r.notifications.expected}, delivered **${r.notifications.delivered}** (distinct webhook-ids taken, signature verified), lost **${r.notifications.lost}**; wrong event or outcome **${r.notifications.wrongOutcome}**, bad signatures **${r.notifications.badSignatures}**, unexpected ids **${r.notifications.unexpected}**; all in ${s(r.notifications.settleMs)} after the last job |
+| duplicate notifications received | ${notifyWords(r).duplicates} |
+| secrets found | **${r.secrets.hits.length}** in ${r.secrets.histories} histories (jobs and notification deliveries), ${r.secrets.logLines} log lines (${r.secrets.logFiles} files), ${r.secrets.errors} errors, ${r.secrets.notifications} notifications (the 4 secrets, ${r.secrets.signedUrls ?? 0} signed callback URLs and their signatures) |
 | time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
 | slowest stage of a job that ended as expected | review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (the time-outs a \`SubmitUnconfirmed\` run waits out: ${s(o.timing.reviewTimeoutMs)}, ${s(o.timing.generationTimeoutMs)}) |
 
@@ -233,6 +260,10 @@ ${table(['operation', 'fault', 'count'], requestRows)}
 
 ${table(['kind', 'fault', 'count'], callbackRows)}
 
+**Webhook receiver faults** (its own log): ${notifyWords(r).faults}. \`fail:N\` answers N without taking
+the notification; \`duplicate\` takes it and answers 500; \`delay\` holds the answer ${NOTIFY_DELAYS}: the
+longer hold outlives the sender's deadline, so it is sent again though the receiver took it.
+
 **Processes:**
 - ${c.workers} worker processes on one task queue, each SIGKILLed after a random ${o.workerKillEveryMs[0] / 1000}-${o.workerKillEveryMs[1] / 1000} s of up-time on its own schedule and
   started again at once: ${c.workerKills} SIGKILLs (${c.perWorker.map((w) => `${w.name} ${w.kills}, ${w.starts} starts${w.unexpectedExits ? `, ${w.unexpectedExits} exits of its own` : ''}`).join('; ')});
@@ -260,8 +291,15 @@ ${table(['kind', 'fault', 'count'], callbackRows)}
   confirmed, and no submit or create sent again after an ambiguous answer to it by a job that did not opt in (a blind
   resubmit, even one that happened to make no second task). An answer the sandbox held back longer than the client's time-out (a hang fault) never reached the client, so the
   audit reads it as no answer. Several workers query the same tasks: the minimum interval must hold across them.
-- **Secrets**: the API key, the access token and the callback secret are searched in every workflow history (payloads decoded),
-  every log line of the workers, receiver and Temporal processes, and every error the runner saw.
+- **Notifications**: every job is started with \`notify\` (events \`succeeded\`, \`failed\`, \`cancelled\`) to a webhook receiver in the
+  runner's process. After the last job, the run waits (up to ${s(o.notifySettleMs)}) for every job that ended to have its notification
+  taken. Each request is verified with the package's \`verifyNotification\` and NOTIFY_SECRET, and read as a receiver that deduplicates by
+  \`webhook-id\` would: **lost** is a job whose outcome's notification was never taken; **wrong** a notification whose id or body names
+  another event, or whose failure type or task is not the job's; **unexpected** an id that is no job's, or a second id for one outcome.
+  Any of these, or a bad signature, fails the run; copies of an id already taken are duplicates, allowed and counted.
+- **Secrets**: the API key, the access token, the callback secret and the notification key are searched in every workflow history
+  (payloads decoded; the jobs' and their notification deliveries'), every log line of the workers, receiver and Temporal processes,
+  every error the runner saw, and every notification the webhook receiver got (headers and body).
 
 Timings of the jobs: ${Object.entries(o.timing)
     .map(([k, val]) => `${k} ${val}`)
@@ -270,7 +308,7 @@ Timings of the jobs: ${Object.entries(o.timing)
 \`npm run worker\`'s runWorker with the workflow code bundled once and at most 4 workflow tasks at a time (a fresh
 worker replays every open workflow; on 2 cores the default 40 made tasks wait past their 10 s time-out).
 Fault pressure: one armed fault per operation, re-armed after ${o.requestsBetweenFaults[0]}-${o.requestsBetweenFaults[1]} clean requests of it
-(callbacks: ${o.callbacksBetweenFaults[0]}-${o.callbacksBetweenFaults[1]} deliveries per kind). Faults that commit (the task is made, the answer lost) hit
+(callbacks: ${o.callbacksBetweenFaults[0]}-${o.callbacksBetweenFaults[1]} deliveries per kind; notifications: ${o.notificationsBetweenFaults[0]}-${o.notificationsBetweenFaults[1]} deliveries). Faults that commit (the task is made, the answer lost) hit
 every job, polling ones included: every create and async submit carries a callback address.
 `;
 }

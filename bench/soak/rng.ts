@@ -7,6 +7,16 @@ export class Rng {
     this.state = seed >>> 0;
   }
 
+  /**
+   * A second stream of the same seed, named by `label`: a new source of chaos draws from it, so the job
+   * mix, faults and kills a seed already gave stay as they were.
+   */
+  derive(label: string): Rng {
+    let h = this.seed >>> 0;
+    for (const c of label) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+    return new Rng(h);
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;

@@ -1,7 +1,8 @@
-// The secret scan of a soak run: every workflow history (payloads decoded), every log line of every
-// child process, every error the runner saw. It looks for the three secrets, for every signed callback
-// URL the services were given (and its signature), and for anything shaped like a callback signature.
-// A hit names the source and which secret, never the value.
+// The secret scan of a soak run: every workflow history (payloads decoded; the jobs' and their
+// notification deliveries'), every log line of every child process, every error the runner saw, every
+// notification the webhook receiver got. It looks for the four secrets, for every signed callback URL the
+// services were given (and its signature), and for anything shaped like a callback signature. A hit names
+// the source and which secret, never the value.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -11,6 +12,8 @@ export interface Secrets {
   apiKey: string;
   accessToken: string;
   callbackSecret: string;
+  /** NOTIFY_SECRET, `whsec_<base64>`: looked for as its key (the base64), with or without the prefix. */
+  notifySecret: string;
 }
 
 export interface SecretScan {
@@ -20,6 +23,8 @@ export interface SecretScan {
   errors: number;
   /** Signed callback URLs looked for (each with its signature). */
   signedUrls: number;
+  /** Notifications (requests to the webhook receiver: headers and body) scanned. */
+  notifications: number;
   hits: Array<{ source: string; secret: keyof Secrets | 'signedCallbackUrl' | 'callbackUrlShape' }>;
 }
 
@@ -71,14 +76,25 @@ export function signedCallbackUrls(requests: Array<{ body: unknown }>): string[]
   return [...new Set(urls.filter((u): u is string => typeof u === 'string'))];
 }
 
+/** What each secret is looked for as: the notify key without its `whsec_` prefix, which a leak may drop. */
+function needles(secrets: Secrets): Secrets {
+  return { ...secrets, notifySecret: secrets.notifySecret.replace(/^whsec_/, '') };
+}
+
 export function scanForSecrets(
   secrets: Secrets,
-  sources: { histories: Map<string, string>; logDir: string; errors: string[]; signedUrls: string[] },
+  sources: {
+    histories: Map<string, string>;
+    logDir: string;
+    errors: string[];
+    signedUrls: string[];
+    notifications: Array<{ id: string; headers: Record<string, string>; body: string }>;
+  },
 ): SecretScan {
   const hits: SecretScan['hits'] = [];
   const signed = sources.signedUrls.flatMap(callbackUrlSecrets);
   const check = (source: string, text: string) => {
-    for (const [name, value] of Object.entries(secrets) as Array<[keyof Secrets, string]>) {
+    for (const [name, value] of Object.entries(needles(secrets)) as Array<[keyof Secrets, string]>) {
       if (value && text.includes(value)) hits.push({ source, secret: name });
     }
     if (signed.some((value) => text.includes(value))) hits.push({ source, secret: 'signedCallbackUrl' });
@@ -93,12 +109,16 @@ export function scanForSecrets(
     check(`log ${f}`, text);
   }
   sources.errors.forEach((e, i) => check(`error #${i + 1}`, e));
+  sources.notifications.forEach((n, i) =>
+    check(`notification #${i + 1} (${n.id})`, `${JSON.stringify(n.headers)}\n${n.body}`),
+  );
   return {
     histories: sources.histories.size,
     logFiles: files.length,
     logLines,
     errors: sources.errors.length,
     signedUrls: sources.signedUrls.length,
+    notifications: sources.notifications.length,
     hits,
   };
 }

@@ -1,7 +1,7 @@
-// runSoak(): the whole soak run. The sandbox lives in this process (it outlives every kill); the Temporal
-// dev server (database file), the worker processes (several on one task queue) and the callback receiver
-// are child processes that the chaos kills and restarts. At the end every job, every video and review
-// task and the full request log are checked.
+// runSoak(): the whole soak run. The sandbox and the webhook receiver live in this process (they outlive
+// every kill); the Temporal dev server (database file), the worker processes (several on one task queue)
+// and the callback receiver are child processes that the chaos kills and restarts. At the end every job,
+// every video and review task, the full request log and every job's notification are checked.
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { newNotifySecret } from '../../src/notify/signing.js';
+import {
+  startSandbox,
+  startWebhookReceiver,
+  type RequestLogEntry,
+  type Sandbox,
+  type WebhookReceiver,
+} from '../../src/sandbox/index.js';
 import type { Progress } from '../../src/workflows/definitions.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { Chaos, type ServerOutage } from './chaos.js';
@@ -18,11 +25,13 @@ import { faultCounts, verdictOf, verdictOk, type FaultCounts, type SandboxSnapsh
 import { driveJobs, type JobRecord } from './driver.js';
 import { FaultInjector } from './fault-injector.js';
 import { planJobs } from './jobs.js';
+import { notificationsOk, notificationVerdict, undelivered, type NotificationVerdict } from './notifications.js';
 import type { SoakOptions } from './options.js';
 import { Rng } from './rng.js';
 import { fetchHistories, scanForSecrets, signedCallbackUrls, type SecretScan, type Secrets } from './secrets.js';
 import { Supervised } from './supervisor.js';
 import { temporalServer } from './temporal-server.js';
+import { WebhookFaults } from './webhook-faults.js';
 
 export interface SoakReport {
   ok: boolean;
@@ -49,6 +58,13 @@ export interface SoakReport {
     serverOutage: ServerOutage | undefined;
   };
   secrets: SecretScan;
+  /** Every job's notification of its outcome, as the soak's webhook receiver got them (notifications.ts). */
+  notifications: NotificationVerdict & {
+    /** From the last job's outcome until the expected notifications were all in, or the wait's bound. */
+    settleMs: number;
+    /** The receiver's faults armed, by label (`notifications.faults` counts those applied). */
+    armed: Record<string, number>;
+  };
   latencyMs: { p50: number; p95: number; max: number };
   driverErrors: number;
 }
@@ -62,6 +78,7 @@ function soakSecrets(): Secrets {
     apiKey: process.env.SOAK_API_KEY || `sk-soak-${randomBytes(16).toString('hex')}`,
     accessToken: process.env.SOAK_ACCESS_TOKEN || `at-soak-${randomBytes(16).toString('hex')}`,
     callbackSecret: process.env.SOAK_CALLBACK_SECRET || `cb-soak-${randomBytes(16).toString('hex')}`,
+    notifySecret: process.env.SOAK_NOTIFY_SECRET || newNotifySecret(),
   };
 }
 
@@ -73,7 +90,9 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
   const rng = new Rng(o.seed);
   const runId = `r${o.seed.toString(36)}x${(Date.now() % 46656).toString(36)}`;
   const secrets = soakSecrets();
-  const jobs = planJobs(o.jobs, runId, rng, o.timing, o.optInShare);
+  // Every job notifies its outcome here; the receiver keeps every request for the verdict.
+  const webhooks = await startWebhookReceiver({ host: '127.0.0.1' });
+  const jobs = planJobs(o.jobs, runId, rng, o.timing, o.optInShare, webhooks.url);
   say(
     `soak ${runId}: ${o.jobs} jobs, seed ${o.seed}, ${o.workers} worker process(es), window ${o.window}, out ${outDir}`,
   );
@@ -108,12 +127,21 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     CALLBACK_SECRET: secrets.callbackSecret,
     CALLBACK_HOST: '127.0.0.1',
     CALLBACK_PORT: String(receiverPort),
+    NOTIFY_SECRET: secrets.notifySecret,
+    // Loopback addresses for the callback receiver and the webhook receiver alike.
     ALLOW_PRIVATE_URLS: 'true',
     // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening").
     LOG_LEVEL: 'info',
     SOAK_WORKFLOW_BUNDLE: bundlePath,
   };
-  for (const k of ['SOAK_API_KEY', 'SOAK_ACCESS_TOKEN', 'SOAK_CALLBACK_SECRET', 'TEMPORAL_PROFILE', 'TEMPORAL_API_KEY'])
+  for (const k of [
+    'SOAK_API_KEY',
+    'SOAK_ACCESS_TOKEN',
+    'SOAK_CALLBACK_SECRET',
+    'SOAK_NOTIFY_SECRET',
+    'TEMPORAL_PROFILE',
+    'TEMPORAL_API_KEY',
+  ])
     delete childEnv[k];
   const node = (name: string, script: string, readyPattern: RegExp) =>
     new Supervised({
@@ -155,6 +183,8 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       { requests: o.requestsBetweenFaults, callbacks: o.callbacksBetweenFaults },
       o.hangMs,
     );
+    // Its own stream of the seed: the job mix, faults and kills a seed gave before notifications stay as they were.
+    const webhookFaults = new WebhookFaults(webhooks, rng.derive('webhooks'), o.notificationsBetweenFaults);
     const chaos = new Chaos(rng, o, workers, receiver);
     const errors: string[] = [];
     const stopAt = Math.max(1, Math.ceil(o.jobs * o.serverStopAtShare));
@@ -165,10 +195,11 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     const ticker = setInterval(() => {
       say(
         `  t+${Math.round((Date.now() - phase0) / 1000)}s started ${started}/${o.jobs}, done ${finished}, requests ${faults.requestsSeen}, faults armed ${faults.armed.requests}+${faults.armed.callbacks}, ` +
-          `worker kills ${chaos.counts.workerKills}, receiver restarts ${chaos.counts.receiverRestarts}${chaos.outage ? `, Temporal restarted (down ${(chaos.outage.downMs / 1000).toFixed(1)} s)` : outage ? ', Temporal outage under way' : ''}`,
+          `notified ${webhooks.unique().length}, worker kills ${chaos.counts.workerKills}, receiver restarts ${chaos.counts.receiverRestarts}${chaos.outage ? `, Temporal restarted (down ${(chaos.outage.downMs / 1000).toFixed(1)} s)` : outage ? ', Temporal outage under way' : ''}`,
       );
     }, 10_000);
     faults.start();
+    webhookFaults.start();
     chaos.start();
     const records = await driveJobs(client, jobs, {
       taskQueue: `soak-${runId}`,
@@ -192,14 +223,16 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     await outage?.catch(() => undefined);
     chaos.stop();
     faults.stop();
+    webhookFaults.stop();
     if (!server.process.ready) server.process.resume();
     await server.waitServing(connection, 120_000);
-    say(`jobs done in ${(jobPhaseMs / 1000).toFixed(1)} s; checking`);
+    say(`jobs done in ${(jobPhaseMs / 1000).toFixed(1)} s; waiting for their notifications`);
+    // Workers up (the chaos has stopped): they deliver the notifications still under way.
+    await Promise.all(workers.map((w) => w.waitReady(60_000).catch(() => undefined)));
+    const settleMs = await settleNotifications(webhooks, records, o.notifySettleMs, say);
+    say(`notifications settled in ${(settleMs / 1000).toFixed(1)} s; checking`);
 
-    if (records.some((r) => r.outcome === 'not finished')) {
-      await Promise.all(workers.map((w) => w.waitReady(60_000).catch(() => undefined)));
-      await describeLost(client, records);
-    }
+    if (records.some((r) => r.outcome === 'not finished')) await describeLost(client, records);
     const snapshot = snapshotOf(sandbox);
     // The evidence behind the figures, for whoever wants to look again (credentials blanked out).
     writeFileSync(
@@ -215,20 +248,34 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       minQueryIntervalMs: o.timing.reviewMinQueryIntervalMs,
       clientTimeoutMs: o.httpTimeoutMs,
     });
+    const received = webhooks.received();
+    writeFileSync(join(outDir, 'notifications.json'), JSON.stringify(received));
+    const notifications = {
+      ...notificationVerdict(records, received, secrets.notifySecret),
+      settleMs,
+      armed: { ...webhookFaults.armedByLabel },
+    };
+    // The delivery workflows carry the job's outcome to the receiver: their histories are scanned too.
+    const jobIds = new Set(jobs.map((j) => j.workflowId));
+    const deliveryHistories = await fetchHistories(
+      client,
+      [...new Set(received.map((e) => e.id))].filter((id) => jobIds.has(id.split('/notify/')[0]!)),
+    );
 
     await Promise.all([...workers.map((w) => w.stop()), receiver.stop()]);
     errors.push(...records.flatMap((r) => (r.error ? [r.error] : [])));
     // Every error the runner saw, as a log of its own: scanned with the others, here and by the soak test.
     writeFileSync(join(logDir, 'runner-errors.log'), errors.map((e) => `${e}\n`).join(''));
     const secretScan = scanForSecrets(secrets, {
-      histories,
+      histories: new Map([...histories, ...deliveryHistories]),
       logDir,
       errors,
       signedUrls: signedCallbackUrls(snapshot.requests),
+      notifications: received,
     });
     const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, seeds: _s, ...options } = o;
     const report: SoakReport = {
-      ok: verdictOk(verdict) && secretScan.hits.length === 0,
+      ok: verdictOk(verdict) && notificationsOk(notifications) && secretScan.hits.length === 0,
       startedAt: new Date(t0).toISOString(),
       durationMs: 0,
       jobPhaseMs,
@@ -259,6 +306,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
         serverOutage: chaos.outage,
       },
       secrets: secretScan,
+      notifications,
       latencyMs: latency(records),
       driverErrors: errors.length - records.filter((r) => r.error).length,
     };
@@ -269,6 +317,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     await connection?.close().catch(() => undefined);
     await server.process.stop();
     await sandbox.close();
+    await webhooks.close();
     process.off('exit', killAll);
   }
 }
@@ -299,6 +348,31 @@ async function describeLost(client: Client, records: JobRecord[]): Promise<void>
     } catch (err) {
       r.error = `no progress: ${err instanceof Error ? err.message : String(err)}`;
     }
+  }
+}
+
+/**
+ * Waits, up to `ms`, until every job that ended has a delivery of its outcome taken and no answer is held
+ * by a delay fault: a notification's last retry may come after its job's outcome (backoff, a killed
+ * worker's attempt timing out). Returns how long it waited.
+ */
+async function settleNotifications(
+  webhooks: WebhookReceiver,
+  records: JobRecord[],
+  ms: number,
+  say: (line: string) => void,
+): Promise<number> {
+  const t0 = Date.now();
+  let lastSaid = t0;
+  for (;;) {
+    const missing = undelivered(records, webhooks.received());
+    const elapsed = Date.now() - t0;
+    if ((missing === 0 && webhooks.held() === 0) || elapsed >= ms) return elapsed;
+    if (Date.now() - lastSaid >= 10_000) {
+      lastSaid = Date.now();
+      say(`  +${Math.round(elapsed / 1000)}s notifications: ${missing} not delivered yet, ${webhooks.held()} held`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 

@@ -1,17 +1,24 @@
 // The soak's verdict on crafted evidence: lost jobs and wrong outcomes; every second video task and every
 // extra review task a duplicate, polling or not; opted-in resubmits counted apart only when the option's
 // promise held; SubmitUnconfirmed correct only with an ambiguous answer and nothing that could confirm it.
+// Notifications: every job that ended has its outcome's notification taken with a valid signature, copies
+// of an id counted as duplicates; the receiver's faults armed one at a time from the seed.
 import { describe, expect, it } from 'vitest';
 import { ambiguousAnswer, verdictOf, verdictOk, type SandboxSnapshot } from '../../bench/soak/checks.js';
 import type { JobRecord } from '../../bench/soak/driver.js';
 import { planJobs, type SoakJob } from '../../bench/soak/jobs.js';
+import { notificationsOk, notificationVerdict, undelivered } from '../../bench/soak/notifications.js';
 import { Rng } from '../../bench/soak/rng.js';
+import { WebhookFaults } from '../../bench/soak/webhook-faults.js';
+import { newNotifySecret, signNotification } from '../../src/notify/signing.js';
 import { DEFAULT_TIMING } from '../../src/workflows/input.js';
 import type {
   CallbackLogEntry,
+  ReceivedWebhook,
   RequestLogEntry,
   ReviewTaskSummary,
   VideoTaskSummary,
+  WebhookFault,
 } from '../../src/sandbox/index.js';
 
 const jobs = planJobs(60, 'rtest', new Rng(7), { ...DEFAULT_TIMING });
@@ -454,5 +461,155 @@ describe('soak verdict: spec rules', () => {
     const v = verdictOf([{ job: rejected, outcome: 'ReviewRejected', startAttempts: 1 }], snapshot, new Map(), opts);
     expect(v.violationsByRule).toEqual({ 'video.create-after-review-failed': 1 });
     expect(v.jobs.lost).toBe(0);
+  });
+});
+
+const NOTIFY_SECRET = newNotifySecret();
+let at = 1_000_000_000_000;
+/** One request to the webhook receiver, signed as the worker signs it (or with `secret`). */
+function notification(
+  r: JobRecord,
+  opts: {
+    event?: string;
+    body?: Record<string, unknown>;
+    taken?: boolean;
+    status?: number;
+    fault?: WebhookFault['mode'];
+    runId?: string;
+    secret?: string;
+  } = {},
+): ReceivedWebhook {
+  const event = opts.event ?? (r.outcome === 'succeeded' ? 'succeeded' : 'failed');
+  const id = `${r.job.workflowId}/notify/${event}/${opts.runId ?? 'run-1'}`;
+  const data =
+    event === 'succeeded'
+      ? { event, workflowId: r.job.workflowId, result: { taskId: r.taskId, state: 'succeeded' } }
+      : { event, workflowId: r.job.workflowId, failure: { type: r.outcome, message: 'm', details: [] } };
+  const body = JSON.stringify(opts.body ?? { type: `job.${event}`, timestamp: 't', data });
+  at += 1_000;
+  const headers = { ...signNotification(opts.secret ?? NOTIFY_SECRET, id, at / 1000, body) };
+  return {
+    at,
+    id,
+    timestamp: headers['webhook-timestamp'],
+    signature: headers['webhook-signature'],
+    headers,
+    body,
+    status: opts.status ?? 204,
+    ...(opts.fault ? { fault: opts.fault } : {}),
+    taken: opts.taken ?? true,
+  };
+}
+
+describe('soak verdict: notifications', () => {
+  const [a, b, c] = cb as [SoakJob, SoakJob, SoakJob];
+  const rejected = jobs.find((j) => j.kind === 'rejected')!;
+  const ok = succeeded(a, 'a1');
+  const failed: JobRecord = { job: rejected, outcome: 'ReviewRejected', startAttempts: 1 };
+
+  it('one per job that ended, taken with a valid signature; copies of an id are duplicates, refusals are not deliveries', () => {
+    const unfinished: JobRecord = { job: b, outcome: 'not finished', startAttempts: 1 };
+    const received = [
+      notification(ok, { taken: false, status: 503, fault: 'fail' }),
+      notification(ok, { taken: true, status: 500, fault: 'duplicate' }),
+      notification(ok),
+      notification(failed),
+    ];
+    const v = notificationVerdict([ok, failed, unfinished], received, NOTIFY_SECRET);
+    expect(v).toMatchObject({
+      expected: 2,
+      delivered: 2,
+      lost: 0,
+      duplicates: 1,
+      wrongOutcome: 0,
+      badSignatures: 0,
+      unexpected: 0,
+      requests: 4,
+      faults: { 'fail:503': 1, duplicate: 1 },
+      problems: [],
+    });
+    expect(notificationsOk(v)).toBe(true);
+    expect(undelivered([ok, failed, unfinished], received)).toBe(0);
+  });
+
+  it('a job whose notification was refused every time, or never came, is lost', () => {
+    const other = succeeded(c, 'c1');
+    const received = [notification(ok, { taken: false, status: 503, fault: 'fail' }), notification(failed)];
+    expect(undelivered([ok, failed, other], received)).toBe(2);
+    const v = notificationVerdict([ok, failed, other], received, NOTIFY_SECRET);
+    expect(v).toMatchObject({ expected: 3, delivered: 1, lost: 2 });
+    expect(v.problems.map((p) => [p.workflowId, p.problem, p.detail])).toEqual([
+      [a.workflowId, 'lost', 'ended succeeded; 1 request(s) of it, none taken (503)'],
+      [c.workflowId, 'lost', 'ended succeeded; no request of it arrived'],
+    ]);
+    expect(notificationsOk(v)).toBe(false);
+  });
+
+  it('a bad signature, another event or failure type, a second id for one outcome, an id of no job: each fails', () => {
+    const check = (received: ReceivedWebhook[]) => {
+      const v = notificationVerdict([ok, failed], received, NOTIFY_SECRET);
+      expect(notificationsOk(v)).toBe(false);
+      return v;
+    };
+    expect(check([notification(ok, { secret: newNotifySecret() }), notification(failed)])).toMatchObject({
+      badSignatures: 1,
+      lost: 1,
+    });
+    // Notified as succeeded, though the job failed: wrong, and its failure never notified.
+    expect(check([notification(ok), notification(failed, { event: 'succeeded' })])).toMatchObject({
+      wrongOutcome: 1,
+      lost: 1,
+    });
+    const otherType = {
+      type: 'job.failed',
+      timestamp: 't',
+      data: {
+        event: 'failed',
+        workflowId: rejected.workflowId,
+        failure: { type: 'ReviewFailed', message: 'm', details: [] },
+      },
+    };
+    const wrongType = check([notification(ok), notification(failed, { body: otherType })]);
+    expect(wrongType).toMatchObject({ wrongOutcome: 1, lost: 0 });
+    expect(wrongType.problems[0]!.detail).toBe("the body's failure is ReviewFailed, the job's ReviewRejected");
+    expect(check([notification(ok), notification(ok, { runId: 'run-2' }), notification(failed)])).toMatchObject({
+      unexpected: 1,
+      duplicates: 0,
+      lost: 0,
+    });
+    const stranger = notification({ ...ok, job: { ...a, workflowId: 'soak-nobody' } });
+    expect(check([notification(ok), notification(failed), stranger])).toMatchObject({ unexpected: 1, lost: 0 });
+  });
+});
+
+describe("soak: the webhook receiver's faults", () => {
+  it('one armed at a time, after a seeded number of clean deliveries, none after stop', () => {
+    const log: ReceivedWebhook[] = [];
+    const armed: WebhookFault[] = [];
+    const receiver = { received: () => log, addFault: (f: WebhookFault) => void armed.push(f) };
+    const faults = new WebhookFaults(receiver, new Rng(3), [2, 2]);
+    const record = succeeded(cb[0]!, 'a1');
+    const arrive = (fault?: WebhookFault['mode']) => log.push(notification(record, fault ? { fault } : {}));
+    faults.tick();
+    arrive();
+    faults.tick();
+    expect(armed).toHaveLength(0);
+    arrive();
+    faults.tick();
+    expect(armed).toHaveLength(1);
+    expect(armed[0]!.times).toBe(1);
+    // Still armed until a faulted delivery shows in the log: clean ones meanwhile do not count.
+    arrive();
+    arrive();
+    arrive();
+    faults.tick();
+    expect(armed).toHaveLength(1);
+    arrive(armed[0]!.mode);
+    arrive();
+    arrive();
+    faults.tick();
+    expect(armed).toHaveLength(2);
+    expect(Object.values(faults.armedByLabel).reduce((x, y) => x + y, 0)).toBe(2);
+    faults.stop();
   });
 });

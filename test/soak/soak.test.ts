@@ -1,8 +1,8 @@
 // The quick soak as part of `npm test`: `npm run soak -- --quick` (100 jobs, random faults, two worker
 // processes on one queue each SIGKILLed at random, receiver restarts, one Temporal restart) run as its
 // own process with secrets this test chose, then: nothing lost, no video or review task twice, no spec
-// rule broken, and none of the secrets anywhere in what the run produced (its output, every log file,
-// every workflow history, the report). It runs a fixed seed, so every `npm test` meets the same job mix,
+// rule broken, every job's notification delivered, and none of the secrets anywhere in what the run
+// produced (its output, every log file, every workflow history, the notifications, the report). It runs a fixed seed, so every `npm test` meets the same job mix,
 // faults and kill schedule (the processes' timing still varies); SOAK_SEED=<n> runs another.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import type { SoakReport } from '../../bench/soak/soak.js';
+import { newNotifySecret } from '../../src/notify/signing.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'soak-test-'));
@@ -19,6 +20,7 @@ const secrets = {
   apiKey: `sk-soaktest-${randomBytes(16).toString('hex')}`,
   accessToken: `at-soaktest-${randomBytes(16).toString('hex')}`,
   callbackSecret: `cb-soaktest-${randomBytes(16).toString('hex')}`,
+  notifySecret: newNotifySecret(),
 };
 
 /** The seed of issue 13's two-video-task run; other seeds run by hand: 90210, 1, 42, 7, 2024 (RELIABILITY.md lists full runs). */
@@ -51,6 +53,7 @@ function runQuickSoak(): Promise<{ code: number | null; output: string; ms: numb
         SOAK_API_KEY: secrets.apiKey,
         SOAK_ACCESS_TOKEN: secrets.accessToken,
         SOAK_CALLBACK_SECRET: secrets.callbackSecret,
+        SOAK_NOTIFY_SECRET: secrets.notifySecret,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -61,11 +64,14 @@ function runQuickSoak(): Promise<{ code: number | null; output: string; ms: numb
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output, ms: Date.now() - started })));
 }
 
+/** The notify secret is looked for as its key, which a leak may print without the `whsec_` prefix. */
 function leaks(text: string): string[] {
-  return Object.entries(secrets).flatMap(([name, value]) => (text.includes(value) ? [name] : []));
+  return Object.entries(secrets).flatMap(([name, value]) =>
+    text.includes(value.replace(/^whsec_/, '')) ? [name] : [],
+  );
 }
 
-it('quick soak: 100 jobs under faults and crashes, none lost, no task twice, no rule broken, no secret leaked', async () => {
+it('quick soak: 100 jobs under faults and crashes, none lost, no task twice, no rule broken, every job notified, no secret leaked', async () => {
   const run = await runQuickSoak();
   console.log(
     `quick soak (seed ${seed}) finished in ${(run.ms / 1000).toFixed(1)} s\n${run.output
@@ -87,6 +93,19 @@ it('quick soak: 100 jobs under faults and crashes, none lost, no task twice, no 
   expect(v.duplicateReviewTasks).toBe(0);
   expect(v.violations).toEqual([]);
   expect(report.secrets.hits).toEqual([]);
+  // One notification per job that ended, each taken with a valid signature and the job's outcome;
+  // copies of an id (the receiver's faults make some) are allowed.
+  const n = report.notifications;
+  expect(n.expected).toBe(100);
+  expect(n.problems).toEqual([]);
+  expect({ delivered: n.delivered, lost: n.lost, wrong: n.wrongOutcome, bad: n.badSignatures }).toEqual({
+    delivered: 100,
+    lost: 0,
+    wrong: 0,
+    bad: 0,
+  });
+  expect(Object.values(n.faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  expect(report.secrets.notifications).toBe(n.requests);
   expect(run.code).toBe(0);
 
   // The chaos really happened: every kind of fault was applied, and every process went down at least once.
@@ -123,4 +142,5 @@ it('quick soak: 100 jobs under faults and crashes, none lost, no task twice, no 
     expect({ workflowId: h.workflowId, leaks: leaks(h.text) }).toEqual({ workflowId: h.workflowId, leaks: [] });
   }
   expect(leaks(readFileSync(join(out, 'report.json'), 'utf8'))).toEqual([]);
+  expect(leaks(readFileSync(join(out, 'notifications.json'), 'utf8'))).toEqual([]);
 }, 600_000);
