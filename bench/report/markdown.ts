@@ -3,6 +3,7 @@ import type { BenchResults, RunResult, SummaryFigure } from '../results.js';
 import type { Mode, ProfileName } from '../profiles.js';
 import { costSection as billableSection, meanCost } from './cost.js';
 import { cacheMemoryText } from './memory.js';
+import { notifyCostSection } from './notify-cost.js';
 import { observabilitySection } from './observability.js';
 import { targetsSection } from './targets.js';
 
@@ -594,6 +595,9 @@ ${skippedSection(r)}
 ## Cost per job
 
 ${costSection(r)}
+## Cost of a notification
+
+${notifyCostSection()}
 ## Findings
 
 ${findings(r)}
