@@ -90,7 +90,8 @@ export async function waitUntilFinal<T>(
     const pollAt = Math.min(step.pollAt ?? deadline, deadline);
     const waitHere = step.forCallback ? pollAt > Date.now() : pollAt - Date.now() > LONGEST_IN_ATTEMPT_WAIT_MS;
     if (waitHere && (await condition(() => task.changes !== seen, pollAt - Date.now()))) continue;
-    if (step.pollAt === undefined || Date.now() >= deadline) continue;
+    // The timer can win the race against a callback that came in the same activation: look again.
+    if (step.pollAt === undefined || Date.now() >= deadline || task.changes !== seen) continue;
     await pollStoppable(task, q, pacing(Math.max(step.pollAt, task.pacing.notBefore)), deadline, answered, unanswered);
   }
 }
