@@ -63,7 +63,9 @@ try {
   const first = runs.find((r): r is Extract<SeedRun, { report: SoakReport }> => 'report' in r);
   if (options.reliabilityPath && first) {
     const seedArgs = options.seeds.length > 1 ? ` --seeds ${options.seeds.join(',')}` : ` --seed ${options.seed}`;
-    const command = `npm run soak --${options.quick ? ' --quick' : ''}${seedArgs} --reliability RELIABILITY.md`;
+    // The command that repeats this run: every option that changes what runs, as given.
+    const workerArgs = options.workers !== 2 ? ` --workers ${options.workers}` : '';
+    const command = `npm run soak --${options.quick ? ' --quick' : ''}${seedArgs}${workerArgs} --reliability RELIABILITY.md`;
     writeFileSync(
       options.reliabilityPath,
       reliabilityMarkdown(
