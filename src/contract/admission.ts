@@ -20,17 +20,30 @@ export interface SlotRequest {
   weight: number;
   /** Set by the gate when it receives the request (ms since the epoch, workflow time). */
   enqueuedAt: number;
+  /** A sub-limit the request counts against besides the key's capacity (the video model), if any. */
+  group?: string;
+}
+
+/** The limits a gate enforces, as the worker that asks is configured (the latest ask's win). */
+export interface GateLimits {
+  capacity: number;
+  /** Sub-limits by group (the video model): a group at its limit waits, others go on. */
+  groups?: Record<string, number>;
 }
 
 /** What a requester sends: the gate stamps `enqueuedAt`. */
 export type SlotAsk = Omit<SlotRequest, 'enqueuedAt' | 'priority' | 'fairnessKey' | 'weight'> &
-  Partial<Pick<SlotRequest, 'priority' | 'fairnessKey' | 'weight'>>;
+  Partial<Pick<SlotRequest, 'priority' | 'fairnessKey' | 'weight'>> & {
+    /** The asking worker's configured limits: a gate adopts the latest, so a redeploy changes them. */
+    limits?: GateLimits;
+  };
 
 export interface GrantedSlot {
   requestId: string;
   workflowId: string;
   runId: string;
   fairnessKey: string;
+  group?: string;
   grantedAt: number;
   /** The gate checks the holder is still running when this passes, and frees the slot if not. */
   leaseUntil: number;
@@ -40,15 +53,23 @@ export interface GrantedSlot {
 export interface GateSnapshot {
   capacity: number;
   waiting: SlotRequest[];
-  granted: GrantedSlot[];
+  granted: Array<GrantedSlot & Partial<Pick<SlotRequest, 'priority' | 'weight' | 'enqueuedAt'>>>;
   /** The grant counter and, per tenant, the count at its last grant (ties go to the least recently served). */
   grants: number;
   lastServed: Record<string, number>;
+  groups?: Record<string, number>;
+  /** Set by a 429: no more slots than this until a held one is released (the provider's real capacity). */
+  ceiling?: number;
+  /** Set by a 429's Retry-After: no grant before this time. */
+  pausedUntil?: number;
+  refusalsInRow?: number;
 }
 
 export interface AdmissionGateInput {
   key: string;
   capacity: number;
+  /** Sub-limits by group (the video model); later asks may change them with their `limits`. */
+  groups?: Record<string, number>;
   /** How long a holder keeps a slot before the gate checks it is still running (default 10 minutes). */
   leaseMs?: number;
   /** Continue as new past this many history events (default 10,000), or when Temporal suggests it. */
@@ -61,6 +82,9 @@ export interface AdmissionGateInput {
 export interface GateStateView {
   key: string;
   capacity: number;
+  /** Lower than `capacity` after a provider refusal, until a held slot is released. */
+  effectiveCapacity: number;
+  groups?: Record<string, number>;
   inFlight: number;
   waiting: number;
   /** Waiting requests by priority ("1".."5"), then by tenant. */
@@ -70,7 +94,16 @@ export interface GateStateView {
 
 export interface SlotGranted {
   requestId: string;
+  /** When this grant was made: a grant after a refusal is a new one, a lease check repeats the old time. */
+  grantedAt: number;
   leaseUntil: number;
+}
+
+/** A granted create was refused by the provider (429): the request waits again, first in its line. */
+export interface SlotRefused {
+  requestId: string;
+  /** The provider's Retry-After, if it gave one: no grant of the key before it has passed. */
+  retryAfterMs?: number;
 }
 
 /** What the acquire activity needs: the gate to start if it is not running, and the request. */
@@ -93,6 +126,7 @@ export function admissionGateId(key: string): string {
 
 export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
 export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
+export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
 export const renewSlotSignal = defineSignal<[{ requestId: string }]>('renewSlot');
 /** Sent by the gate to the requesting run: on the grant, and again as the lease check. */
 export const slotGrantedSignal = defineSignal<[SlotGranted]>('slotGranted');

@@ -6,7 +6,7 @@ import { GateState } from '../../src/workflows/admission/gate-state.js';
 
 const LEASE = 10_000;
 let n = 0;
-function ask(fairnessKey: string, o: { priority?: number; weight?: number; at?: number } = {}) {
+function ask(fairnessKey: string, o: { priority?: number; weight?: number; at?: number; group?: string } = {}) {
   const id = `${fairnessKey}-${++n}`;
   return {
     requestId: id,
@@ -16,6 +16,7 @@ function ask(fairnessKey: string, o: { priority?: number; weight?: number; at?: 
     enqueuedAt: o.at ?? 0,
     ...(o.priority !== undefined ? { priority: o.priority } : {}),
     ...(o.weight !== undefined ? { weight: o.weight } : {}),
+    ...(o.group !== undefined ? { group: o.group } : {}),
   };
 }
 const tenantOf = (id: string) => id.split('-')[0];
@@ -191,5 +192,67 @@ describe('GateState', () => {
     expect(copy.capacity).toBe(3);
     expect(copy.snapshot()).toEqual(gate.snapshot());
     expect(freeOneByOne(copy, 6)).toEqual(freeOneByOne(gate, 6));
+  });
+
+  it('holds a group (a model) to its own limit while other groups use the free slots', () => {
+    const gate = new GateState(4, undefined, { slow: 1 });
+    const reqs = [ask('a', { group: 'slow' }), ask('a', { group: 'slow' }), ask('a', { group: 'fast' }), ask('a')];
+    for (const r of reqs) gate.acquire(r);
+    expect(gate.grant(0, LEASE).map((g) => g.requestId)).toEqual([reqs[0], reqs[2], reqs[3]].map((r) => r!.requestId));
+    expect(gate.grant(1, LEASE)).toEqual([]);
+    gate.release(reqs[0]!.requestId);
+    expect(gate.grant(2, LEASE).map((g) => g.requestId)).toEqual([reqs[1]!.requestId]);
+  });
+
+  it('after a refusal (429) grants no more than it still holds, until a release; the refused one goes first again', () => {
+    const gate = new GateState(4);
+    const reqs = Array.from({ length: 6 }, () => ask('a'));
+    for (const r of reqs) gate.acquire(r);
+    expect(gate.grant(0, LEASE)).toHaveLength(4);
+    // The provider's real capacity is 3: the fourth create was refused, with a Retry-After of 2 s.
+    expect(gate.refuse(reqs[3]!.requestId, 10, 2_000)).toBe(true);
+    expect(gate.refuse(reqs[3]!.requestId, 10, 2_000)).toBe(false); // a repeated refusal changes nothing
+    expect(gate.effectiveCapacity).toBe(3);
+    expect(gate.position(reqs[3]!.requestId)).toBe(0);
+    expect(gate.grantable(2_009)).toBe(false);
+    gate.release(reqs[0]!.requestId);
+    expect(gate.effectiveCapacity).toBe(4);
+    expect(gate.grant(2_009, LEASE)).toEqual([]); // the Retry-After has not passed
+    expect(gate.grant(2_010, LEASE).map((g) => g.requestId)).toEqual([reqs[3]!.requestId, reqs[4]!.requestId]);
+  });
+
+  it('pauses 1, 2, 4 s after refusals without Retry-After in a row, and starts over after a release', () => {
+    const gate = new GateState(1);
+    const a = ask('a');
+    gate.acquire(a);
+    const pauses: number[] = [];
+    let now = 0;
+    for (let i = 0; i < 3; i++) {
+      expect(gate.grant(now, LEASE)).toHaveLength(1);
+      gate.refuse(a.requestId, now);
+      pauses.push(gate.pausedUntil - now);
+      now = gate.pausedUntil;
+    }
+    expect(pauses).toEqual([1_000, 2_000, 4_000]);
+    gate.grant(now, LEASE);
+    gate.release(a.requestId);
+    const b = ask('b');
+    gate.acquire(b);
+    gate.grant(now, LEASE);
+    gate.refuse(b.requestId, now);
+    expect(gate.pausedUntil - now).toBe(1_000);
+  });
+
+  it('adopts the limits of the latest ask, and carries groups, ceiling and pause through its snapshot', () => {
+    const gate = new GateState(2);
+    for (let i = 0; i < 3; i++) gate.acquire(ask('a', { group: 'm' }));
+    gate.setLimits({ capacity: 3, groups: { m: 2 } });
+    expect(gate.grant(0, LEASE)).toHaveLength(2);
+    const held = gate.snapshot().granted[1]!.requestId;
+    gate.refuse(held, 5, 100);
+    const copy = new GateState(99, JSON.parse(JSON.stringify(gate.snapshot())));
+    expect(copy.snapshot()).toEqual(gate.snapshot());
+    expect(copy.view('k')).toMatchObject({ capacity: 3, effectiveCapacity: 1, groups: { m: 2 } });
+    expect(copy.pausedUntil).toBe(105);
   });
 });

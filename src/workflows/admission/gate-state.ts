@@ -9,9 +9,15 @@
 // arrives while another holds every slot gets the freed slots until their shares meet, so one tenant's
 // 10,000 waiting requests never starve another's few. Fairness is over slots held, not grants counted,
 // because a slot is provider concurrency: a tenant whose tasks run long has used more of it.
+//
+// Back-pressure: a granted request the provider refused (429) is handed back (`refuse`): it waits again
+// at the head of its line, the gate grants no more slots than it has left held (`ceiling`) until one of
+// them is released, and none before the Retry-After has passed. So a capacity configured above the
+// provider's real one costs at most one refusal per release, instead of a storm.
 import {
   DEFAULT_FAIRNESS_KEY,
   DEFAULT_PRIORITY,
+  type GateLimits,
   type GateSnapshot,
   type GateStateView,
   type GrantedSlot,
@@ -22,23 +28,88 @@ function clampPriority(p: number | undefined): number {
   return p === undefined || !Number.isFinite(p) ? DEFAULT_PRIORITY : Math.min(5, Math.max(1, Math.round(p)));
 }
 
+/** The first pause after a refusal without Retry-After (then doubled per refusal in a row, up to 32 s). */
+export const REFUSAL_BACKOFF_MS = 1_000;
+
+const atLeastOne = (n: number) => Math.max(1, Math.floor(n));
+
+/** A granted slot with what its request needs to wait again if the provider refuses it. */
+type HeldSlot = GrantedSlot & Pick<SlotRequest, 'priority' | 'weight' | 'enqueuedAt'>;
+
 export class GateState {
-  readonly capacity: number;
+  #capacity: number;
+  #groups: Record<string, number>;
+  #ceiling: number | undefined;
+  #pausedUntil: number;
+  /** Refusals since the last release: a refusal without Retry-After pauses 1, 2, 4 ... 32 s by it. */
+  #refusalsInRow: number;
   private waiting: SlotRequest[];
-  private readonly granted = new Map<string, GrantedSlot>();
+  private readonly granted = new Map<string, HeldSlot>();
   private grants: number;
   private readonly lastServed: Map<string, number>;
 
-  constructor(capacity: number, snapshot?: GateSnapshot) {
-    this.capacity = Math.max(1, Math.floor(snapshot?.capacity ?? capacity));
+  constructor(capacity: number, snapshot?: GateSnapshot, groups?: Record<string, number>) {
+    this.#capacity = atLeastOne(snapshot?.capacity ?? capacity);
+    this.#groups = { ...(snapshot?.groups ?? groups ?? {}) };
+    this.#ceiling = snapshot?.ceiling;
+    this.#pausedUntil = snapshot?.pausedUntil ?? 0;
+    this.#refusalsInRow = snapshot?.refusalsInRow ?? 0;
     this.waiting = [...(snapshot?.waiting ?? [])];
-    for (const g of snapshot?.granted ?? []) this.granted.set(g.requestId, g);
+    for (const g of snapshot?.granted ?? [])
+      this.granted.set(g.requestId, { priority: DEFAULT_PRIORITY, weight: 1, enqueuedAt: g.grantedAt, ...g });
     this.grants = snapshot?.grants ?? 0;
     this.lastServed = new Map(Object.entries(snapshot?.lastServed ?? {}));
   }
 
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** What may be held now: the capacity, or fewer after a refusal (until a held slot is released). */
+  get effectiveCapacity(): number {
+    return Math.min(this.#capacity, this.#ceiling ?? Infinity);
+  }
+
+  /** No grant before this time (a refusal's Retry-After); 0 when none. */
+  get pausedUntil(): number {
+    return this.#pausedUntil;
+  }
+
   get inFlight(): number {
     return this.granted.size;
+  }
+
+  /** Adopts the limits of the worker that asked last (a redeploy with other settings changes them). */
+  setLimits(limits: GateLimits): void {
+    this.#capacity = atLeastOne(limits.capacity);
+    this.#groups = Object.fromEntries(Object.entries(limits.groups ?? {}).map(([g, n]) => [g, atLeastOne(n)]));
+  }
+
+  /**
+   * The provider refused a granted request's create (429): it waits again ahead of its tenant's line, no
+   * more slots than are still held may be granted until one is released, and none before the Retry-After
+   * (without one: 1 s, doubled per refusal since the last release, up to 32 s).
+   * False (nothing changes) when the request holds no slot (an old or repeated refusal).
+   */
+  refuse(requestId: string, now: number, retryAfterMs?: number): boolean {
+    const slot = this.granted.get(requestId);
+    if (!slot) return false;
+    this.granted.delete(requestId);
+    this.#ceiling = atLeastOne(this.granted.size);
+    this.#refusalsInRow++;
+    const pauseMs = retryAfterMs ?? REFUSAL_BACKOFF_MS * 2 ** Math.min(this.#refusalsInRow - 1, 5);
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + pauseMs);
+    this.waiting.unshift({
+      requestId,
+      workflowId: slot.workflowId,
+      runId: slot.runId,
+      priority: slot.priority,
+      fairnessKey: slot.fairnessKey,
+      weight: slot.weight,
+      enqueuedAt: slot.enqueuedAt,
+      ...(slot.group !== undefined ? { group: slot.group } : {}),
+    });
+    return true;
   }
 
   get waitingCount(): number {
@@ -59,13 +130,18 @@ export class GateState {
       fairnessKey: request.fairnessKey || DEFAULT_FAIRNESS_KEY,
       weight,
       enqueuedAt: request.enqueuedAt,
+      ...(request.group !== undefined ? { group: request.group } : {}),
     });
     return true;
   }
 
-  /** Frees a granted slot or withdraws a waiting request; unknown ids are ignored (false). */
+  /** Frees a granted slot (and lifts a refusal's ceiling: a task ended) or withdraws a waiting request; unknown ids are ignored (false). */
   release(requestId: string): boolean {
-    if (this.granted.delete(requestId)) return true;
+    if (this.granted.delete(requestId)) {
+      this.#ceiling = undefined;
+      this.#refusalsInRow = 0;
+      return true;
+    }
     const before = this.waiting.length;
     this.waiting = this.waiting.filter((w) => w.requestId !== requestId);
     return this.waiting.length !== before;
@@ -97,17 +173,25 @@ export class GateState {
     return next;
   }
 
-  /** Whether `grant` would grant anything now. */
-  grantable(): boolean {
-    return this.granted.size < this.capacity && this.waiting.length > 0;
+  /** Whether `grant` would grant anything at `now` (a group at its limit may still make it grant nothing). */
+  grantable(now: number): boolean {
+    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && now >= this.#pausedUntil;
   }
 
   /** Grants the free slots by the rules above; returns the new grants, each to be signalled to its run. */
   grant(now: number, leaseUntil: number): GrantedSlot[] {
-    const free = this.capacity - this.granted.size;
-    if (free <= 0 || this.waiting.length === 0) return [];
+    const free = this.effectiveCapacity - this.granted.size;
+    if (free <= 0 || this.waiting.length === 0 || now < this.#pausedUntil) return [];
+    const heldByGroup = new Map<string, number>();
+    for (const g of this.granted.values())
+      if (g.group !== undefined) heldByGroup.set(g.group, (heldByGroup.get(g.group) ?? 0) + 1);
     const chosen: SlotRequest[] = [];
     for (const r of this.order()) {
+      if (r.group !== undefined && this.#groups[r.group] !== undefined) {
+        const held = heldByGroup.get(r.group) ?? 0;
+        if (held >= this.#groups[r.group]!) continue; // its model is at its own limit: the next one may go
+        heldByGroup.set(r.group, held + 1);
+      }
       chosen.push(r);
       if (chosen.length >= free) break;
     }
@@ -115,16 +199,20 @@ export class GateState {
     this.waiting = this.waiting.filter((w) => !ids.has(w.requestId));
     return chosen.map((r) => {
       this.lastServed.set(r.fairnessKey, this.grants++);
-      const slot = {
+      const slot: HeldSlot = {
         requestId: r.requestId,
         workflowId: r.workflowId,
         runId: r.runId,
         fairnessKey: r.fairnessKey,
+        ...(r.group !== undefined ? { group: r.group } : {}),
         grantedAt: now,
         leaseUntil,
+        priority: r.priority,
+        weight: r.weight,
+        enqueuedAt: r.enqueuedAt,
       };
       this.granted.set(r.requestId, slot);
-      return slot;
+      return slotView(slot);
     });
   }
 
@@ -190,11 +278,15 @@ export class GateState {
   snapshot(): GateSnapshot {
     const active = new Set([...this.waiting, ...this.granted.values()].map((r) => r.fairnessKey));
     return {
-      capacity: this.capacity,
+      capacity: this.#capacity,
       waiting: this.waiting.map((w) => ({ ...w })),
       granted: [...this.granted.values()].map((g) => ({ ...g })),
       grants: this.grants,
       lastServed: Object.fromEntries([...this.lastServed].filter(([t]) => active.has(t))),
+      ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
+      ...(this.#ceiling !== undefined ? { ceiling: this.#ceiling } : {}),
+      ...(this.#pausedUntil > 0 ? { pausedUntil: this.#pausedUntil } : {}),
+      ...(this.#refusalsInRow > 0 ? { refusalsInRow: this.#refusalsInRow } : {}),
     };
   }
 
@@ -206,11 +298,18 @@ export class GateState {
     }
     return {
       key,
-      capacity: this.capacity,
+      capacity: this.#capacity,
+      effectiveCapacity: this.effectiveCapacity,
       inFlight: this.granted.size,
       waiting: this.waiting.length,
       waitingBy,
-      granted: [...this.granted.values()].map((g) => ({ ...g })),
+      granted: [...this.granted.values()].map(slotView),
+      ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
     };
   }
+}
+
+/** A held slot as the gate tells it (without the request's fields kept for a refusal). */
+function slotView({ priority: _p, weight: _w, enqueuedAt: _e, ...slot }: HeldSlot): GrantedSlot {
+  return slot;
 }

@@ -6,6 +6,8 @@
 // without releasing) the signal fails and the slot is freed, otherwise the lease is extended. So a live
 // holder needs no renewals (no billable signals), and a dead one holds a slot at most one lease.
 // A grant to a run that is already gone fails the same way and frees the slot at once.
+// A grant the provider refused comes back with `slotRefused` (gate-state.ts: back-pressure); a refusal's
+// Retry-After holds every grant until it has passed (a timer). Each ask carries its worker's limits.
 // History is bounded by continue-as-new carrying the whole state, after every handler and every grant
 // signal in flight has finished. Deterministic: timers and signals only.
 import {
@@ -22,6 +24,7 @@ import {
   gateStateQuery,
   releaseSlotSignal,
   renewSlotSignal,
+  slotRefusedSignal,
   slotGrantedSignal,
   slotPositionQuery,
   type AdmissionGateInput,
@@ -36,13 +39,17 @@ export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
-  const gate = new GateState(input.capacity, input.state);
+  const gate = new GateState(input.capacity, input.state, input.groups);
   let signalsInFlight = 0;
   /** The deadline of the lease timer running, if any, and whether a lease timer has fired since the last look. */
   let timerAt: number | undefined;
   let timerFired = false;
 
-  setHandler(acquireSlotSignal, (ask) => void gate.acquire({ ...ask, enqueuedAt: Date.now() }));
+  setHandler(acquireSlotSignal, ({ limits, ...ask }) => {
+    if (limits) gate.setLimits(limits);
+    gate.acquire({ ...ask, enqueuedAt: Date.now() });
+  });
+  setHandler(slotRefusedSignal, ({ requestId, retryAfterMs }) => void gate.refuse(requestId, Date.now(), retryAfterMs));
   setHandler(releaseSlotSignal, ({ requestId }) => void gate.release(requestId));
   setHandler(renewSlotSignal, ({ requestId }) => void gate.renew(requestId, Date.now() + leaseMs));
   setHandler(gateStateQuery, () => gate.view(input.key));
@@ -52,7 +59,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const tell = (slot: GrantedSlot): void => {
     signalsInFlight++;
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
-      .signal(slotGrantedSignal, { requestId: slot.requestId, leaseUntil: slot.leaseUntil })
+      .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
       .catch(() => void gate.release(slot.requestId))
       .finally(() => signalsInFlight--);
   };
@@ -72,11 +79,27 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     });
   };
 
+  /** A refusal's Retry-After: one timer to its end, so that the waiting requests are granted then. */
+  let pauseTimerAt = 0;
+  let pauseOver = false;
+  const armPauseTimer = (): void => {
+    const until = gate.pausedUntil;
+    if (until <= Date.now() || until === pauseTimerAt) return;
+    pauseTimerAt = until;
+    void sleep(until - Date.now()).then(() => void (pauseOver = true));
+  };
+  /** A refusal set a pause that no timer ends yet. */
+  const armsPending = () => gate.pausedUntil > Date.now() && gate.pausedUntil !== pauseTimerAt;
+
   const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents;
 
   while (!shouldContinueAsNew()) {
     armLeaseTimer();
-    await condition(() => gate.grantable() || timerFired || shouldContinueAsNew());
+    armPauseTimer();
+    await condition(
+      () => gate.grantable(Date.now()) || timerFired || pauseOver || shouldContinueAsNew() || armsPending(),
+    );
+    pauseOver = false;
     const now = Date.now();
     if (timerFired) {
       timerFired = false;
