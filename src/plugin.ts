@@ -18,6 +18,7 @@ import {
   type VideoClient,
 } from './activities/index.js';
 import { createNotifyActivities } from './activities/notify.js';
+import type { AdmissionSettings } from './config-admission.js';
 import type { NotifySettings } from './config-notify.js';
 import type { NotifyActivities } from './contract/notify.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
@@ -35,6 +36,7 @@ export type ReviewVideoSource =
       clients: { video: VideoClient; review: ReviewClient };
       callbacks?: CallbackSettings | undefined;
       notify?: NotifySettings | undefined;
+      admission?: AdmissionSettings | undefined;
     };
 
 /** Where later layers hook in (payload encryption, tracing); unset keeps the SDK's defaults. */
@@ -140,13 +142,18 @@ export class ReviewVideoPlugin extends SimplePlugin {
     const o = this.#options;
     if ('clients' in o)
       return {
-        ...createActivities({ video: o.clients.video, review: o.clients.review, callbacks: o.callbacks }),
+        ...createActivities({
+          video: o.clients.video,
+          review: o.clients.review,
+          callbacks: o.callbacks,
+          admission: o.admission,
+        }),
         ...createNotifyActivities(o.notify),
       };
     // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
     this.#settings ??=
       'services' in o
-        ? { services: o.services, callbacks: o.callbacks, store: o.store, notify: o.notify }
+        ? { services: o.services, callbacks: o.callbacks, store: o.store, notify: o.notify, admission: o.admission }
         : activitySettingsFromEnv(o.env);
     const wiring = wireActivities(this.#settings);
     this.#owned.add(wiring);

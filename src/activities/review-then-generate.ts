@@ -2,6 +2,7 @@
 // created by a factory that receives their dependencies (clients and callback settings); nothing is read
 // from the environment here. Names carry the `rtg` prefix so they cannot clash with a user's own.
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { buildCallbackUrl, callbackExpiry, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReviewClient } from '../services/review/client.js';
@@ -15,9 +16,13 @@ import type {
   ReviewSubmitInput,
   ReviewSyncSubmitInput,
   ReviewTaskSummary,
+  ServiceEvidence,
   VideoCreateInput,
+  VideoCreateOutcome,
   VideoTaskSummary,
 } from '../contract/index.js';
+import type { AdmissionSettings } from '../config-admission.js';
+import { askForVideoSlot, reportRefusal, videoLimitsFor } from './admission.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
@@ -40,6 +45,15 @@ export interface ActivityDependencies {
   callbacks?: CallbackSettings | undefined;
   /** Where `rtgStoreVideo` copies finished videos (VIDEO_STORE); undefined = jobs asking for it fail. */
   store?: VideoStore | undefined;
+  /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...); none = every create is sent at once. */
+  admission?: AdmissionSettings | undefined;
+}
+
+/** The evidence of a create the provider refused for its quota (429, nothing created), if `err` is one. */
+function quotaRefusal(err: unknown): ServiceEvidence | undefined {
+  if (!(err instanceof ApplicationFailure)) return undefined;
+  const evidence = err.details?.[0] as ServiceEvidence | undefined;
+  return evidence?.status === 429 ? evidence : undefined;
 }
 
 /**
@@ -150,17 +164,40 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * mid-call) is reported as CreateAmbiguous, never retried here: the workflow decides, with the
      * callbacks it receives.
      */
-    async rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent> {
+    async rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome> {
+      const settings = deps.admission?.video;
+      const limits = videoLimitsFor(settings, String(input.body.model));
+      const ask = input.admission;
+      // Where the provider's tasks in flight are limited, a create waits for its slot (holding no worker slot).
+      if (settings && limits && ask && !ask.granted) {
+        await askForVideoSlot(settings, limits, ask, String(input.body.model));
+        return { queued: { key: settings.key, requestId: ask.requestId } };
+      }
       const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
       const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
       const callbackSent = url !== undefined;
-      const { taskId } = await createAtMostOnce(
-        async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
-        'video.create',
-        { callbackSent },
-        recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
-      );
-      return { taskId, callbackSent };
+      try {
+        const { taskId } = await createAtMostOnce(
+          async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
+          'video.create',
+          { callbackSent },
+          recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
+        );
+        return { taskId, callbackSent };
+      } catch (err) {
+        // 429 on a granted create: back-pressure, not a failure. Nothing was created; the slot goes back.
+        const refusal = settings && ask?.granted ? quotaRefusal(err) : undefined;
+        if (!refusal) throw err;
+        await reportRefusal(settings!.key, ask!.requestId, refusal.retryAfterMs);
+        return {
+          refused: {
+            key: settings!.key,
+            requestId: ask!.requestId,
+            ...(refusal.retryAfterMs !== undefined ? { retryAfterMs: refusal.retryAfterMs } : {}),
+            message: (err as Error).message,
+          },
+        };
+      }
     },
 
     async rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary> {

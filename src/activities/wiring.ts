@@ -1,6 +1,7 @@
 // From settings to activities: the one path from configuration (the environment, or explicit objects) to
 // the two service clients, the callback settings and the activities built on them. Our worker, the plugin
 // and users' own workers all go through it, so a default or a check lives in one place (src/config.ts).
+import { loadAdmissionConfig, type AdmissionSettings } from '../config-admission.js';
 import { loadCallbackConfig } from '../config-callbacks.js';
 import { loadNotifyConfig, type NotifySettings } from '../config-notify.js';
 import {
@@ -37,6 +38,8 @@ export interface ActivitySettings {
   store?: VideoStoreConfig | undefined;
   /** NOTIFY_*: where and how jobs' notifications are sent (docs/webhooks.md); undefined = none can be. */
   notify?: NotifySettings | undefined;
+  /** VIDEO_MAX_TASKS_IN_FLIGHT...: the provider's limits, enforced across workers (docs/operations.md). */
+  admission?: AdmissionSettings | undefined;
 }
 
 export interface ServiceClients {
@@ -62,15 +65,17 @@ function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): Call
 
 /**
  * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET,
- * NOTIFY_* and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
+ * NOTIFY_*, VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_KEY, ADMISSION_LEASE_MS and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
  * variable at fault, never its value.
  */
 export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
+  const services = loadServicesConfig(env);
   return {
-    services: loadServicesConfig(env),
+    services,
     callbacks: callbackSettings(loadCallbackConfig(env)),
     store: loadVideoStoreConfig(env),
     notify: loadNotifyConfig(env),
+    admission: loadAdmissionConfig(env, services.video.baseUrl),
   };
 }
 
@@ -111,7 +116,13 @@ export function wireActivities(settings: ActivitySettings): ActivityWiring {
   const clients = createClients(settings.services);
   const store = settings.store ? createVideoStore(settings.store) : undefined;
   const activities = {
-    ...createActivities({ video: clients.video, review: clients.review, callbacks: settings.callbacks, store }),
+    ...createActivities({
+      video: clients.video,
+      review: clients.review,
+      callbacks: settings.callbacks,
+      store,
+      admission: settings.admission,
+    }),
     ...createNotifyActivities(settings.notify),
   };
   const close = async () => {

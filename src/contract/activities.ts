@@ -16,6 +16,7 @@ import type {
   ReviewSyncSubmitInput,
   StoreVideoInput,
   VideoCreateInput,
+  VideoCreateOutcome,
 } from './activity-io.js';
 import type { GatewayTaskSummary, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
 
@@ -27,7 +28,7 @@ export interface TaskActivities {
   rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary>;
   rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary>;
   /** The video task's create, at most once (CreateAmbiguous when a task may exist). */
-  rtgCreateVideoTask(input: VideoCreateInput): Promise<{ taskId: string } & CallbackSent>;
+  rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome>;
   rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary>;
   /** `cancelled: false` with the status when the task was already final (404 or 409). */
   rtgCancelVideoTask(input: { taskId: string }): Promise<{ cancelled: boolean; status?: number }>;

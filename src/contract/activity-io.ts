@@ -79,7 +79,33 @@ export interface VideoCreateInput {
   stageDeadline?: number;
   /** The job polls its task (`callbacks: false`): its callback URL says so, signed (callback-signing.ts). */
   polls?: boolean;
+  /**
+   * Where the worker limits tasks in flight (VIDEO_MAX_TASKS_IN_FLIGHT...), the create waits for a slot:
+   * the run's request, and whether the gate granted it (then the create is sent, else it is queued).
+   */
+  admission?: AdmissionAsk;
 }
+
+/** A run's request for a provider slot (src/contract/admission.ts has the gate's side). */
+export interface AdmissionAsk {
+  /** Unique per run and task: a request asked twice is one request. */
+  requestId: string;
+  /** 1 (highest) to 5; default 3. */
+  priority?: number;
+  /** The tenant the slots are shared across. */
+  fairnessKey?: string;
+  /** The gate granted this request: send the create. */
+  granted?: boolean;
+}
+
+/**
+ * What a create answered: the task, or (only where a limit applies) that it waits for a slot of `key`'s
+ * gate, or that the provider refused it for its quota (429) and the request waits again.
+ */
+export type VideoCreateOutcome =
+  | ({ taskId: string } & CallbackSent)
+  | { queued: { key: string; requestId: string } }
+  | { refused: { key: string; requestId: string; retryAfterMs?: number; message: string } };
 
 // ---- Gateway entry points (GenerateAndPoll, rtgCallGateway) -------------------------------------------
 

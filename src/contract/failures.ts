@@ -122,6 +122,13 @@ export function generationTimedOut(message: string, details: { taskId: string })
   return final(FailureType.GenerationTimedOut, message, details);
 }
 
+export function admissionTimedOut(
+  message: string,
+  details: { quotaKey: string; waitedMs: number },
+): ApplicationFailure {
+  return final(FailureType.AdmissionTimedOut, message, details);
+}
+
 /** What was sent and what happened are in `message`; `details` name the stage and the requests. */
 export function submitUnconfirmed(message: string, details: Record<string, unknown>): ApplicationFailure {
   return final(FailureType.SubmitUnconfirmed, message, details);

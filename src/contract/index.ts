@@ -4,6 +4,7 @@
 // here (test/architecture.test.ts holds it). Pure: it is bundled into the workflow sandbox.
 export type { Activities, BatchActivities, GatewayActivities, StoreActivities, TaskActivities } from './activities.js';
 export type {
+  AdmissionAsk,
   CallbackSent,
   GatewayCallInput,
   GatewayCallResult,
@@ -18,6 +19,7 @@ export type {
   ReviewSyncSubmitInput,
   StoreVideoInput,
   VideoCreateInput,
+  VideoCreateOutcome,
 } from './activity-io.js';
 export { LONGEST_IN_ATTEMPT_WAIT_MS, queryBackoffMs } from './activity-io.js';
 export type { GatewayTaskSummary, QueryOutcome, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';

@@ -23,6 +23,11 @@ export const FailureType = {
    * the task and the store. The video task is never created again for it.
    */
   VideoStoreFailed: 'VideoStoreFailed',
+  /**
+   * The job waited for a slot of the provider's quota (worker setting VIDEO_MAX_TASKS_IN_FLIGHT...) longer
+   * than its `timing.admissionTimeoutMs`: nothing was created. Details name the quota key and the wait.
+   */
+  AdmissionTimedOut: 'AdmissionTimedOut',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

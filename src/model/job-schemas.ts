@@ -47,7 +47,17 @@ export const reviewThenGenerateResultSchema = lazy(() =>
 // ---- Progress (the `progress` query) -----------------------------------------------------------------
 
 export const stageSchema = lazy(() =>
-  z.enum(['reviewing', 'creating', 'generating', 'storing', 'cancelling', 'succeeded', 'failed', 'cancelled']),
+  z.enum([
+    'reviewing',
+    'waiting_for_quota',
+    'creating',
+    'generating',
+    'storing',
+    'cancelling',
+    'succeeded',
+    'failed',
+    'cancelled',
+  ]),
 );
 
 export const reviewTaskProgressSchema = lazy(() =>
@@ -90,6 +100,18 @@ export const progressSchema = lazy(() =>
       queries: counts(['review', 'video']),
       callbacks: counts(['review', 'video', 'ignored']),
       lastError: z.string().optional(),
+      admission: z
+        .object({
+          quotaKey: z.string(),
+          requestId: z.string(),
+          waitingSince: z.number().describe('When the job began to wait for a slot (ms since the epoch).'),
+          admittedAt: z.number().optional().describe('When the slot was granted; absent while it waits.'),
+          refusals: z.number().int().describe('Creates the provider refused for its quota (429) after a grant.'),
+        })
+        .optional()
+        .describe(
+          "Where the worker limits the provider tasks in flight: this job's slot. Its position is the gate's slotPosition query (review-video status shows it).",
+        ),
       orphanTasksCancelled: z
         .array(z.string())
         .optional()
@@ -189,4 +211,7 @@ export const failureDetailsSchemas = lazy(() => ({
     .object({ taskId: z.string() })
     .catchall(z.unknown())
     .describe('The task whose video could not be stored, with what was tried (e.g. status, videoUrl, lastError).'),
+  [FailureType.AdmissionTimedOut]: z
+    .object({ quotaKey: z.string(), waitedMs: z.number() })
+    .describe('The quota key the job waited for, and how long; no task was created.'),
 }));

@@ -1,15 +1,19 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
-import { CancellationScope, condition } from '@temporalio/workflow';
+import { CancellationScope, condition, uuid4 } from '@temporalio/workflow';
 import {
+  admissionTimedOut,
   generationCancelled,
   generationExpired,
   generationFailed,
   generationTimedOut,
   isFinalVideoStatus,
   WORKING_VIDEO_STATUSES,
+  type AdmissionAsk,
+  type VideoCreateOutcome,
   type VideoTaskSummary,
 } from '../contract/index.js';
+import { releaseSlot, SlotGrants } from './admission/requester.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
@@ -53,20 +57,28 @@ export function videoTaskRules(job: ReviewThenGenerateJob): RemoteTaskRules {
  * callback address was sent, a video callback naming a task confirms it and the run adopts it; otherwise
  * the run fails with SubmitUnconfirmed, unless the job opted in to resubmitting (ambiguity.ts). Only the
  * call itself is non-cancellable: a create under way always yields its id, but a cancel ends the wait.
+ *
+ * Where the worker limits the provider's tasks in flight, the create activity first queues the run at the
+ * quota's gate and sends nothing; the run waits for its grant (stage `waiting_for_quota`, no activity
+ * slot held), then creates. A 429 after the grant sends it back to waiting, costing no retry. The
+ * generation time-out (the returned deadline) starts when the create can go out.
  */
 export async function createVideoTaskOnce(
   job: ReviewThenGenerateJob,
   run: RunState,
   workflowId: string,
   body: CreateTaskBody,
-  deadline: number,
-): Promise<RemoteTask> {
+): Promise<{ task: RemoteTask; deadline: number }> {
   const task = new RemoteTask(videoTaskRules(job));
   run.planVideoTask(task);
-  for (let ambiguous = 1; ; ambiguous++) {
-    if (ambiguous > 1) task.apply({ type: 'resubmit' });
+  const admission: AdmissionAsk = { requestId: uuid4(), priority: job.priority, fairnessKey: job.fairnessKey };
+  let deadline = Date.now() + job.timing.generationTimeoutMs;
+  let lastGrant = 0;
+  let grants: SlotGrants | undefined;
+  for (let ambiguous = 0; ;) {
+    let outcome: VideoCreateOutcome;
     try {
-      const created = await CancellationScope.nonCancellable(() =>
+      outcome = await CancellationScope.nonCancellable(() =>
         run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
           { summary: `create video task (${String(body.model)})` },
           [
@@ -76,16 +88,15 @@ export async function createVideoTaskOnce(
               resubmitOnAmbiguity: job.resubmitOnAmbiguity,
               stageDeadline: deadline,
               ...(job.callbacks ? {} : { polls: true }),
+              admission,
             },
           ],
         ),
       );
-      run.setTaskId(created.taskId);
-      task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: created.callbackSent });
-      return task;
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      ambiguous++;
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
@@ -110,14 +121,59 @@ export async function createVideoTaskOnce(
             ),
         }),
       );
-      if (next !== 'resubmit') {
-        // Adopted: its callback named it. It is queried like any task whose callback needs a query.
-        run.setTaskId(next.adopted);
-        task.apply({ type: 'adopted', taskId: next.adopted, at: Date.now() });
-        return task;
+      if (next === 'resubmit') {
+        task.apply({ type: 'resubmit' });
+        continue;
       }
+      // Adopted: its callback named it. It is queried like any task whose callback needs a query.
+      run.setTaskId(next.adopted);
+      task.apply({ type: 'adopted', taskId: next.adopted, at: Date.now() });
+      return { task, deadline };
     }
+    if ('taskId' in outcome) {
+      run.setTaskId(outcome.taskId);
+      task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
+      return { task, deadline };
+    }
+    // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.
+    task.apply({ type: 'queued' });
+    const slot = 'queued' in outcome ? outcome.queued : outcome.refused;
+    run.waitForQuota(slot, 'refused' in outcome ? outcome.refused.message : undefined);
+    grants ??= new SlotGrants(); // a grant that came before is buffered until then
+    lastGrant = await grantOf(job, run, grants, slot, lastGrant);
+    admission.granted = true;
+    deadline = Date.now() + job.timing.generationTimeoutMs;
+    run.admitted();
+    task.apply({ type: 'admitted' });
   }
+}
+
+/** Waits for a grant newer than `after`; past the job's admissionTimeoutMs, withdraws and fails AdmissionTimedOut. */
+async function grantOf(
+  job: ReviewThenGenerateJob,
+  run: RunState,
+  grants: SlotGrants,
+  slot: { key: string; requestId: string },
+  after: number,
+): Promise<number> {
+  const limit = job.timing.admissionTimeoutMs;
+  const since = run.progress.admission?.waitingSince ?? Date.now();
+  const granted = await grants.waitFor(
+    slot.requestId,
+    after,
+    limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
+  );
+  if (granted !== undefined) return granted;
+  throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was created`, {
+    quotaKey: slot.key,
+    waitedMs: Date.now() - since,
+  });
+}
+
+/** Gives the run's quota slot back (or withdraws its request): the task is final, or was never made. */
+export async function releaseQuotaSlot(run: RunState): Promise<void> {
+  const slot = run.takeQuotaSlot();
+  if (slot) await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
 }
 
 /** Waits for the video task until final (callback or polling), then reads its outcome. */

@@ -23,7 +23,13 @@ export const DEFAULT_TIMING = {
   callTimeoutMs: 120_000,
 } as const;
 
-export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number };
+export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number } & {
+  /** Where the provider's quota is limited: the longest wait for a slot before AdmissionTimedOut (none: no limit). */
+  admissionTimeoutMs?: number;
+};
+
+/** Priorities run from 1 (highest) to 5 (Temporal's default range); a job without one is 3. */
+export const JOB_PRIORITY = { min: 1, max: 5, default: 3 } as const;
 
 const ms = (min: number) =>
   z
@@ -42,6 +48,7 @@ export const timingSchema = lazy(() =>
       createAmbiguityGraceMs: ms(0),
       callbackFallbackPollMs: ms(100),
       callTimeoutMs: ms(1_000),
+      admissionTimeoutMs: ms(1_000),
     })
     .partial()
     .strict(),
@@ -77,6 +84,15 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       notify: notifyOptionsSchema().optional(),
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
+      /** 1 (highest) to 5: the order in which waiting jobs get the provider's slots, and Temporal's task priority. */
+      priority: z.number().int().min(JOB_PRIORITY.min).max(JOB_PRIORITY.max).optional(),
+      /** The tenant: jobs waiting for slots are served across tenants in turn (default: the batch id, or `default`). */
+      fairnessKey: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
+        .optional(),
     })
     .strict(),
 );
@@ -104,6 +120,10 @@ export interface ReviewThenGenerateJob {
   resubmitOnAmbiguity: boolean;
   timing: Timing;
   batchId: string | undefined;
+  /** 1 (highest) to 5; 3 when the input has none. */
+  priority: number;
+  /** The input's, else the batch id, else `default`. */
+  fairnessKey: string;
   store: boolean;
   /** `notify` with its defaults (no `url`: the worker's NOTIFY_URL); absent: the job sends no notification. */
   notify?: { url?: string; events: NotifyEvent[]; windowMs?: number };

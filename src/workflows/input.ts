@@ -6,8 +6,10 @@ import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
 import { DEFAULT_NOTIFY_EVENTS, type NotifyOptions } from '../model/notify.js';
 import { fieldPath, type ValidationIssue } from '../model/validation.js';
 import { validateCreateTaskBody } from '../model/video/schemas.js';
+import { DEFAULT_FAIRNESS_KEY } from '../contract/admission.js';
 import {
   DEFAULT_TIMING,
+  JOB_PRIORITY,
   reviewOptionsSchema,
   reviewThenGenerateInputSchema,
   type InputValidation,
@@ -169,6 +171,8 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
     batchId?: string;
     store?: boolean;
     notify?: NotifyOptions;
+    priority?: number;
+    fairnessKey?: string;
   };
   return {
     ok: true,
@@ -186,6 +190,8 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       resubmitOnAmbiguity: t.resubmitOnAmbiguity ?? false,
       timing: { ...DEFAULT_TIMING, ...t.timing },
       batchId: t.batchId,
+      priority: t.priority ?? JOB_PRIORITY.default,
+      fairnessKey: t.fairnessKey ?? t.batchId ?? DEFAULT_FAIRNESS_KEY,
       store: t.store ?? false,
       ...(t.notify
         ? {

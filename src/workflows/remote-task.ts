@@ -7,6 +7,8 @@
 import { queryBackoffMs } from '../contract/index.js';
 
 /**
+ * - waiting_for_quota: nothing sent; the provider's quota has no slot for it yet (`queued`, also after a 429)
+ *   until the admission gate grants one (`admitted`); a callback cannot be its own;
  * - submitting: the submit or create is under way (at most once);
  * - ambiguous: its answer was lost, a task may exist; only a callback naming it can tell (the run matches
  *   the candidate, confirms it with one query, then reports `adopted`), or the job resubmits (opted in);
@@ -17,11 +19,14 @@ import { queryBackoffMs } from '../contract/index.js';
  *   is not queried again while a callback can still tell (for a while: fallbackMs);
  * - final: a final state is known (or the time is up): no query, ever again.
  */
-export type RemoteTaskPhase = 'submitting' | 'ambiguous' | 'waiting' | 'confirming' | 'querying' | 'unknown' | 'final';
+export type RemoteTaskPhase =
+  'waiting_for_quota' | 'submitting' | 'ambiguous' | 'waiting' | 'confirming' | 'querying' | 'unknown' | 'final';
 
 export type RemoteTaskEvent =
   /** `callbackSent`: the submit carried a callback address (default true). */
   | { type: 'submitted'; taskId: string; at: number; callbackSent?: boolean }
+  | { type: 'queued' }
+  | { type: 'admitted' }
   | { type: 'submitAmbiguous' }
   | { type: 'resubmit' }
   /** A callback named the task of an ambiguous submit; `status`: what a query of it answered, if one did. */
@@ -57,7 +62,8 @@ export interface RemoteTaskRules {
 
 /** Which events each phase takes; any other is a bug of the caller (`apply` throws). */
 export const TRANSITIONS: Readonly<Record<RemoteTaskPhase, ReadonlyArray<RemoteTaskEvent['type']>>> = {
-  submitting: ['submitted', 'submitAmbiguous', 'callback', 'timedOut'],
+  waiting_for_quota: ['admitted', 'callback', 'timedOut'],
+  submitting: ['queued', 'submitted', 'submitAmbiguous', 'callback', 'timedOut'],
   ambiguous: ['adopted', 'resubmit', 'callback', 'timedOut'],
   waiting: ['callback', 'querySent', 'timedOut'],
   confirming: ['callback', 'querySent', 'timedOut'],
@@ -135,9 +141,12 @@ export class RemoteTask {
         for (const callback of early) this.#callback(callback);
         return;
       }
+      case 'queued':
+        return this.#to('waiting_for_quota');
       case 'submitAmbiguous':
         return this.#to('ambiguous');
       case 'resubmit':
+      case 'admitted':
         return this.#to('submitting');
       case 'adopted':
         this.#taskId = e.taskId;
@@ -179,6 +188,7 @@ export class RemoteTask {
     switch (this.#phase) {
       case 'final':
         return { step: 'done', status: this.#status ?? 'timed out' };
+      case 'waiting_for_quota':
       case 'submitting':
       case 'querying':
         return { step: 'wait', forCallback: false };
@@ -227,7 +237,7 @@ export class RemoteTask {
     // Before the task is known: kept until the submit answers, or (ambiguous) left to the run, which
     // matches a named task to its submit, confirms it with one query and reports `adopted`.
     if (this.#phase === 'submitting') return void this.#early.push({ taskId, status });
-    if (this.#phase === 'ambiguous') return;
+    if (this.#phase === 'ambiguous' || this.#phase === 'waiting_for_quota') return;
     if (status !== undefined && this.rules.cancelledStopsQueries && status === 'cancelled') {
       this.#status = 'cancelled';
       return this.#to('final');

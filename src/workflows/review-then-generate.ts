@@ -14,7 +14,14 @@ import { formatIssues } from '../model/validation.js';
 import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure } from './failure-reading.js';
-import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
+import {
+  cancelOrphans,
+  createVideoTaskOnce,
+  releaseQuotaSlot,
+  waitForVideo,
+  watchForOrphans,
+  withAssets,
+} from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
 import { JobNotifier } from './notify.js';
@@ -48,8 +55,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     // arrives meanwhile can cancel the task instead of leaving it behind.
     run.setStage('creating');
     const generationStarted = Date.now();
-    const deadline = generationStarted + job.timing.generationTimeoutMs;
-    const videoTask = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets), deadline);
+    const { task: videoTask, deadline } = await createVideoTaskOnce(job, run, workflowId, withAssets(job.task, assets));
     const taskId = videoTask.taskId!;
     watchForOrphans(run);
     if (CancellationScope.current().consideredCancelled)
@@ -58,6 +64,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     run.setStage('generating');
     const task = await waitForVideo(job, run, videoTask, deadline);
     recordStage('generation', generationStarted);
+    await releaseQuotaSlot(run);
     await cancelOrphans(run);
     const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;
     run.setStage('succeeded');
@@ -84,6 +91,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
           ]),
         );
       }
+      await releaseQuotaSlot(run); // after the cancel call: the provider no longer counts the task
       await cancelOrphans(run);
       run.setStage('cancelled');
       countJob('cancelled');
@@ -94,6 +102,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
       err,
       run.progress.stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed,
     );
+    await releaseQuotaSlot(run);
     await cancelOrphans(run);
     run.fail(failure);
     countJob('failed', failure instanceof ApplicationFailure ? (failure.type ?? '') : '');

@@ -30,6 +30,7 @@ export class RunState {
   /** Every task id named by a (signed) video callback of this run, in arrival order. */
   readonly #namedVideoTaskIds: string[] = [];
   readonly #namedReads = new Map<string, NamedRead>();
+  #slotReturned = false;
 
   /**
    * `show` puts the progress in the Web UI's current details at each change of stage or task; `index`
@@ -187,6 +188,35 @@ export class RunState {
   observeVideo(t: VideoTaskSummary) {
     this.#progress.state = t.status === 'unknown' ? (t.rawStatus ?? 'unknown') : t.status;
     this.#progress.queries.video += t.queries || 1;
+  }
+
+  // ---- Admission (the provider's quota) ----------------------------------------------------------------
+
+  /** The create waits for a slot of `quotaKey` (queued, or refused by the provider after a grant). */
+  waitForQuota(slot: { key: string; requestId: string }, refusal?: string) {
+    const before = this.#progress.admission;
+    this.#progress.admission = {
+      quotaKey: slot.key,
+      requestId: slot.requestId,
+      waitingSince: before?.waitingSince ?? Date.now(),
+      refusals: (before?.refusals ?? 0) + (refusal !== undefined ? 1 : 0),
+    };
+    if (refusal !== undefined) this.noteError(`create refused for the provider's quota: ${refusal}`);
+    this.setStage('waiting_for_quota');
+  }
+
+  /** The gate granted the slot: the create goes out now, and the generation time-out starts. */
+  admitted() {
+    if (this.#progress.admission) this.#progress.admission.admittedAt = Date.now();
+    this.setStage('creating');
+  }
+
+  /** The slot to give back once the task is final or was never made; undefined after the first call. */
+  takeQuotaSlot(): { key: string; requestId: string } | undefined {
+    const a = this.#progress.admission;
+    if (!a || this.#slotReturned) return undefined;
+    this.#slotReturned = true;
+    return { key: a.quotaKey, requestId: a.requestId };
   }
 
   // ---- The run ---------------------------------------------------------------------------------------

@@ -24,6 +24,9 @@ export function showProgress(job: ReviewThenGenerateJob, p: Progress): void {
       : job.reviewBatches.length > 0
         ? `**Review:** ${job.reviewBatches.length} batch(es) planned`
         : '**Review:** none',
+    p.admission
+      ? `**Quota:** ${p.admission.admittedAt ? 'admitted' : 'waiting for a slot'} of ${p.admission.quotaKey}${p.admission.refusals ? `, ${p.admission.refusals} refusal(s)` : ''}`
+      : undefined,
     p.taskId ? `**Video task:** ${p.taskId}${p.state ? ` (${p.state})` : ''}` : undefined,
     `**Calls:** review queries ${p.queries.review}, video queries ${p.queries.video}; callbacks review ${p.callbacks.review}, video ${p.callbacks.video}`,
     p.lastError ? `**Last error:** ${p.lastError.slice(0, 300)}` : undefined,
@@ -36,7 +39,7 @@ export function showProgress(job: ReviewThenGenerateJob, p: Progress): void {
  * details only. Each upsert is a history event and a billable action, so the index changes once per
  * stage, carrying the task ids known by then.
  */
-export const INDEXED_STAGES = new Set<Stage>(['reviewing', 'generating']);
+export const INDEXED_STAGES = new Set<Stage>(['reviewing', 'waiting_for_quota', 'generating']);
 
 /**
  * The index follows the working stages only. `reviewing` is skipped when the start already set it (our

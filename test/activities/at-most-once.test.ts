@@ -4,11 +4,14 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { activityFailure } from '../support/failures.js';
 import { describe, expect, it } from 'vitest';
 import { createActivities, type VideoTaskSummary } from '../../src/activities/index.js';
+import type { Activities, VideoCreateInput } from '../../src/contract/index.js';
 import { withSandbox } from '../support/sandbox.js';
 
 const services = withSandbox({ videoDurationMs: 60_000, timeoutMs: 1_000 });
 // Built on use: the clients exist once the sandbox has started.
 const acts = () => createActivities(services);
+/** The create as these tests call it: no quota is configured, so it always answers with a task id. */
+const createOf = (a: Activities) => a.rtgCreateVideoTask as unknown as <R>(input: VideoCreateInput) => Promise<R>;
 const body = { model: 'video-model-1', content: [{ type: 'text' as const, text: 'a kite' }] };
 
 const creates = () => services.sandbox.requests().filter((r) => r.operation === 'video.create');
@@ -26,14 +29,14 @@ function attempt(attemptNo: number, heartbeatDetails?: unknown) {
 describe('create at most once', () => {
   it('records the task id the moment it arrives; a retried attempt returns it without sending again', async () => {
     const first = attempt(1);
-    const created = (await first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })) as {
+    const created = (await first.env.run(createOf(acts()), { workflowId: 'wf-1', body })) as {
       taskId: string;
       callbackSent: boolean;
     };
     expect(created).toEqual({ taskId: expect.any(String), callbackSent: false });
     expect(first.beats).toEqual([{ taskId: created.taskId }]);
     const retry = attempt(2, first.beats[0]);
-    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-1', body })).toEqual({
+    expect(await retry.env.run(createOf(acts()), { workflowId: 'wf-1', body })).toEqual({
       taskId: created.taskId,
       callbackSent: false,
     });
@@ -48,11 +51,11 @@ describe('create at most once', () => {
       });
     const first = attempt(1);
     const input = { workflowId: 'wf-cb', body, resubmitOnAmbiguity: false };
-    const created = (await first.env.run(withCallbacks().rtgCreateVideoTask, input)) as { callbackSent: boolean };
+    const created = (await first.env.run(createOf(withCallbacks()), input)) as { callbackSent: boolean };
     expect(created.callbackSent).toBe(true);
     // One billable action less per create; the heartbeat adds nothing the callback does not carry.
     expect(first.beats).toEqual([]);
-    const f = await activityFailure(attempt(2).env.run(withCallbacks().rtgCreateVideoTask, input));
+    const f = await activityFailure(attempt(2).env.run(createOf(withCallbacks()), input));
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
     expect(f.details?.[0]).toEqual({ callbackSent: true });
     expect(creates()).toHaveLength(1);
@@ -62,13 +65,13 @@ describe('create at most once', () => {
     // a run scheduled by 0.2.0 (no resubmitOnAmbiguity in the input).
     for (const resubmitOnAmbiguity of [true, undefined]) {
       const again = attempt(1);
-      await again.env.run(withCallbacks().rtgCreateVideoTask, { workflowId: 'wf-cb2', body, resubmitOnAmbiguity });
+      await again.env.run(createOf(withCallbacks()), { workflowId: 'wf-cb2', body, resubmitOnAmbiguity });
       expect(again.beats).toEqual([{ taskId: expect.any(String) }]);
     }
   });
 
   it('a retried attempt whose predecessor left nothing (worker lost mid-call) is CreateAmbiguous, sends nothing', async () => {
-    const f = await activityFailure(attempt(2).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-2', body }));
+    const f = await activityFailure(attempt(2).env.run(createOf(acts()), { workflowId: 'wf-2', body }));
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
     expect(f.details?.[0]).toEqual({ callbackSent: false });
     expect(creates()).toHaveLength(0);
@@ -81,11 +84,11 @@ describe('create at most once', () => {
       fault: { type: 'status', status: 503, retryAfter: '1' },
     });
     const first = attempt(1);
-    const f = await activityFailure(first.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body }));
+    const f = await activityFailure(first.env.run(createOf(acts()), { workflowId: 'wf-3', body }));
     expect(f).toMatchObject({ type: 'TransientServiceError', nonRetryable: false, nextRetryDelay: 1_000 });
     expect(first.beats).toEqual([{ notCreatedBy: 1 }]);
     const retry = attempt(2, first.beats[0]);
-    expect(await retry.env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-3', body })).toMatchObject({
+    expect(await retry.env.run(createOf(acts()), { workflowId: 'wf-3', body })).toMatchObject({
       taskId: expect.any(String),
     });
     expect(creates()).toHaveLength(2);
@@ -94,7 +97,7 @@ describe('create at most once', () => {
   it('a marker of an older attempt proves nothing about the attempt just before: CreateAmbiguous, nothing sent', async () => {
     // Attempt 1 got a 503; attempt 2 sent and vanished (its answer never recorded); attempt 3 must not send.
     const f = await activityFailure(
-      attempt(3, { notCreatedBy: 1 }).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-6', body }),
+      attempt(3, { notCreatedBy: 1 }).env.run(createOf(acts()), { workflowId: 'wf-6', body }),
     );
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
     expect(creates()).toHaveLength(0);
@@ -106,7 +109,7 @@ describe('create at most once', () => {
       times: 1,
       fault: { type: 'status', status: 500, commit: true },
     });
-    const f = await activityFailure(attempt(1).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-4', body }));
+    const f = await activityFailure(attempt(1).env.run(createOf(acts()), { workflowId: 'wf-4', body }));
     expect(f).toMatchObject({ type: 'CreateAmbiguous', nonRetryable: true });
     expect(f.details?.[0]).toMatchObject({ status: 500, ambiguous: true, callbackSent: false });
   });
@@ -114,7 +117,7 @@ describe('create at most once', () => {
 
 describe('polling', () => {
   it('network failures back off 1 s, 2 s, 4 s, 4 s, counted in the heartbeat across attempts; a success resets the count', async () => {
-    const { taskId } = (await attempt(1).env.run(acts().rtgCreateVideoTask, { workflowId: 'wf-5', body })) as {
+    const { taskId } = (await attempt(1).env.run(createOf(acts()), { workflowId: 'wf-5', body })) as {
       taskId: string;
     };
     services.sandbox.addFault({ operation: 'video.get', times: 4, fault: { type: 'reset' } });

@@ -5,6 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
+import { loadAdmissionConfig } from '../../src/config-admission.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -59,6 +60,8 @@ export interface StackOptions {
   callbackAddress?: boolean;
   /** Worker processes (`src/worker.ts` in child processes) on the same task queue, besides the in-process one. */
   workerProcesses?: number;
+  /** The workers' admission variables (VIDEO_MAX_TASKS_IN_FLIGHT...), for every worker of the stack. */
+  admissionEnv?: Record<string, string>;
 }
 
 export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
@@ -124,7 +127,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }),
   };
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
-  const activities = createActivities({ ...clients, callbacks });
+  // The in-process worker reads the same variables as the worker processes, with the same quota key.
+  const admission = loadAdmissionConfig(options.admissionEnv ?? {}, sandbox.videoBaseUrl);
+  const activities = createActivities({ ...clients, callbacks, admission });
   const taskQueue = `rtg-${randomUUID()}`;
   const workers: RunningWorker[] = [];
   const launch = async () => {
@@ -146,6 +151,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...sandboxServiceEnv(sandbox),
         HTTP_TIMEOUT_MS: String(timeoutMs),
         ...(callbacks ? { CALLBACK_PUBLIC_URL: callbacks.publicUrl, CALLBACK_SECRET: callbacks.secret } : {}),
+        ...options.admissionEnv,
       }),
     ),
   );
@@ -165,6 +171,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken, timeoutMs, allowPrivateUrls: true },
       },
       callbacks,
+      admission,
     },
     handles,
     async start(input, workflowId = `rtg-test-${randomUUID()}`) {

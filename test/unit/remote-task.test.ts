@@ -230,6 +230,7 @@ describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => 
 describe('RemoteTask: the transition table', () => {
   it('names every phase, and only one query is ever under way', () => {
     const phases: RemoteTaskPhase[] = [
+      'waiting_for_quota',
       'submitting',
       'ambiguous',
       'waiting',
@@ -243,5 +244,32 @@ describe('RemoteTask: the transition table', () => {
     const task = submitted(review());
     task.apply({ type: 'querySent' });
     expect(() => task.apply({ type: 'querySent' })).toThrow(/querySent in phase querying/);
+  });
+});
+
+describe("RemoteTask: the provider's quota (issue 26)", () => {
+  it('a queued create waits for its grant with nothing sent; a refused one (429) waits again; then it is created', () => {
+    const task = new RemoteTask(video());
+    task.apply({ type: 'queued' });
+    expect(task.phase).toBe('waiting_for_quota');
+    expect(task.next()).toEqual({ step: 'wait', forCallback: false });
+    // Nothing was created: a callback cannot be this task's, and moves nothing.
+    task.apply({ type: 'callback', taskId: 'someone-else', status: 'succeeded' });
+    expect(task.phase).toBe('waiting_for_quota');
+    expect(() => task.apply({ type: 'querySent' })).toThrow(/querySent in phase waiting_for_quota/);
+    task.apply({ type: 'admitted' });
+    expect(task.phase).toBe('submitting');
+    task.apply({ type: 'queued' }); // the provider refused the granted create
+    task.apply({ type: 'admitted' });
+    task.apply({ type: 'submitted', taskId: 't1', at: T0 });
+    expect(task.phase).toBe('waiting');
+  });
+
+  it('a job that times out while waiting for quota ends without a task', () => {
+    const task = new RemoteTask(video());
+    task.apply({ type: 'queued' });
+    task.apply({ type: 'timedOut' });
+    expect(task.next()).toEqual({ step: 'done', status: 'timed out' });
+    expect(task.taskId).toBeUndefined();
   });
 });

@@ -33,7 +33,9 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
       },
       callbacks: 'yes',
       timing: { videoPollIntervalMs: 1_000, pollEveryMs: 5 },
-      priority: 'high',
+      priority: 9,
+      fairnessKey: 'tenant a',
+      urgency: 'high',
     };
     const found = problems(input);
     expect(found.map(([f]) => f)).toEqual([
@@ -45,6 +47,8 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
       'review.urls[2]',
       'callbacks',
       'timing',
+      'priority',
+      'fairnessKey',
       '(input)',
     ]);
     const rule = (field: string) => found.find(([f]) => f === field)![1];
@@ -56,7 +60,9 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
     expect(rule('review.urls[2]')).toContain('192.168.0.7 is a private address (192.168.0.0/16)');
     expect(rule('callbacks')).toMatch(/boolean/);
     expect(rule('timing')).toContain('pollEveryMs');
-    expect(rule('(input)')).toContain('"priority"');
+    expect(rule('priority')).toMatch(/5/);
+    expect(rule('fairnessKey')).toContain('without spaces');
+    expect(rule('(input)')).toContain('"urgency"');
   });
 
   it('a shape error in the review options (groupSource not a string) hides neither the task nor the URLs', () => {

@@ -2,18 +2,14 @@
 // (every time is passed in), so each rule is a unit test (test/unit/admission-gate-state.test.ts) and the
 // workflow (gate.ts) only wires signals, timers and continue-as-new around it.
 //
-// Who gets a free slot: the highest priority first (1 before 5). Within one priority, the tenant
-// (fairnessKey) holding the smallest share of the slots for its weight, counting the grant it is about to
-// get: (held + 1) / weight; ties go to the tenant served least recently (one never served first), then to
-// the oldest request. FIFO within a tenant. With equal holdings this is weighted round-robin; a tenant that
-// arrives while another holds every slot gets the freed slots until their shares meet, so one tenant's
-// 10,000 waiting requests never starve another's few. Fairness is over slots held, not grants counted,
-// because a slot is provider concurrency: a tenant whose tasks run long has used more of it.
-//
-// Back-pressure: a granted request the provider refused (429) is handed back (`refuse`): it waits again
-// at the head of its line, the gate grants no more slots than it has left held (`ceiling`) until one of
-// them is released, and none before the Retry-After has passed. So a capacity configured above the
-// provider's real one costs at most one refusal per release, instead of a storm.
+// Who gets a free slot: gate-order.ts (priority, then tenants by weighted share of the slots held). With
+// equal holdings this is weighted round-robin; a tenant that arrives while another holds every slot gets
+// the freed slots until their shares meet, so one tenant's 10,000 waiting requests never starve another's
+// few. Fairness is over slots held, not grants counted: a slot is provider concurrency, and a tenant whose
+// tasks run long has used more of it. A group (the video model) may have its own limit besides.
+// A granted request the provider refused (429) waits again at the head of its line (gate-backpressure.ts).
+import { BackPressure } from './gate-backpressure.js';
+import { grantOrder } from './gate-order.js';
 import {
   DEFAULT_FAIRNESS_KEY,
   DEFAULT_PRIORITY,
@@ -28,9 +24,6 @@ function clampPriority(p: number | undefined): number {
   return p === undefined || !Number.isFinite(p) ? DEFAULT_PRIORITY : Math.min(5, Math.max(1, Math.round(p)));
 }
 
-/** The first pause after a refusal without Retry-After (then doubled per refusal in a row, up to 32 s). */
-export const REFUSAL_BACKOFF_MS = 1_000;
-
 const atLeastOne = (n: number) => Math.max(1, Math.floor(n));
 
 /** A granted slot with what its request needs to wait again if the provider refuses it. */
@@ -39,10 +32,7 @@ type HeldSlot = GrantedSlot & Pick<SlotRequest, 'priority' | 'weight' | 'enqueue
 export class GateState {
   #capacity: number;
   #groups: Record<string, number>;
-  #ceiling: number | undefined;
-  #pausedUntil: number;
-  /** Refusals since the last release: a refusal without Retry-After pauses 1, 2, 4 ... 32 s by it. */
-  #refusalsInRow: number;
+  readonly #pressure: BackPressure;
   private waiting: SlotRequest[];
   private readonly granted = new Map<string, HeldSlot>();
   private grants: number;
@@ -51,9 +41,7 @@ export class GateState {
   constructor(capacity: number, snapshot?: GateSnapshot, groups?: Record<string, number>) {
     this.#capacity = atLeastOne(snapshot?.capacity ?? capacity);
     this.#groups = { ...(snapshot?.groups ?? groups ?? {}) };
-    this.#ceiling = snapshot?.ceiling;
-    this.#pausedUntil = snapshot?.pausedUntil ?? 0;
-    this.#refusalsInRow = snapshot?.refusalsInRow ?? 0;
+    this.#pressure = new BackPressure(snapshot);
     this.waiting = [...(snapshot?.waiting ?? [])];
     for (const g of snapshot?.granted ?? [])
       this.granted.set(g.requestId, { priority: DEFAULT_PRIORITY, weight: 1, enqueuedAt: g.grantedAt, ...g });
@@ -67,12 +55,12 @@ export class GateState {
 
   /** What may be held now: the capacity, or fewer after a refusal (until a held slot is released). */
   get effectiveCapacity(): number {
-    return Math.min(this.#capacity, this.#ceiling ?? Infinity);
+    return Math.min(this.#capacity, this.#pressure.ceiling ?? Infinity);
   }
 
   /** No grant before this time (a refusal's Retry-After); 0 when none. */
   get pausedUntil(): number {
-    return this.#pausedUntil;
+    return this.#pressure.pausedUntil;
   }
 
   get inFlight(): number {
@@ -86,29 +74,16 @@ export class GateState {
   }
 
   /**
-   * The provider refused a granted request's create (429): it waits again ahead of its tenant's line, no
-   * more slots than are still held may be granted until one is released, and none before the Retry-After
-   * (without one: 1 s, doubled per refusal since the last release, up to 32 s).
-   * False (nothing changes) when the request holds no slot (an old or repeated refusal).
+   * The provider refused a granted request's create (429): it waits again ahead of its tenant's line
+   * (gate-backpressure.ts). False (nothing changes) when it holds no slot (an old or repeated refusal).
    */
   refuse(requestId: string, now: number, retryAfterMs?: number): boolean {
     const slot = this.granted.get(requestId);
     if (!slot) return false;
     this.granted.delete(requestId);
-    this.#ceiling = atLeastOne(this.granted.size);
-    this.#refusalsInRow++;
-    const pauseMs = retryAfterMs ?? REFUSAL_BACKOFF_MS * 2 ** Math.min(this.#refusalsInRow - 1, 5);
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + pauseMs);
-    this.waiting.unshift({
-      requestId,
-      workflowId: slot.workflowId,
-      runId: slot.runId,
-      priority: slot.priority,
-      fairnessKey: slot.fairnessKey,
-      weight: slot.weight,
-      enqueuedAt: slot.enqueuedAt,
-      ...(slot.group !== undefined ? { group: slot.group } : {}),
-    });
+    this.#pressure.refused(this.granted.size, now, retryAfterMs);
+    const { grantedAt: _granted, leaseUntil: _lease, ...request } = slot;
+    this.waiting.unshift(request);
     return true;
   }
 
@@ -138,8 +113,7 @@ export class GateState {
   /** Frees a granted slot (and lifts a refusal's ceiling: a task ended) or withdraws a waiting request; unknown ids are ignored (false). */
   release(requestId: string): boolean {
     if (this.granted.delete(requestId)) {
-      this.#ceiling = undefined;
-      this.#refusalsInRow = 0;
+      this.#pressure.released();
       return true;
     }
     const before = this.waiting.length;
@@ -175,13 +149,13 @@ export class GateState {
 
   /** Whether `grant` would grant anything at `now` (a group at its limit may still make it grant nothing). */
   grantable(now: number): boolean {
-    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && now >= this.#pausedUntil;
+    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && now >= this.pausedUntil;
   }
 
   /** Grants the free slots by the rules above; returns the new grants, each to be signalled to its run. */
   grant(now: number, leaseUntil: number): GrantedSlot[] {
     const free = this.effectiveCapacity - this.granted.size;
-    if (free <= 0 || this.waiting.length === 0 || now < this.#pausedUntil) return [];
+    if (free <= 0 || this.waiting.length === 0 || now < this.pausedUntil) return [];
     const heldByGroup = new Map<string, number>();
     for (const g of this.granted.values())
       if (g.group !== undefined) heldByGroup.set(g.group, (heldByGroup.get(g.group) ?? 0) + 1);
@@ -228,50 +202,8 @@ export class GateState {
   }
 
   /** Every waiting request in the order it would be granted if no slot were released meanwhile. */
-  *order(): Generator<SlotRequest> {
-    const held = new Map<string, number>();
-    for (const g of this.granted.values()) held.set(g.fairnessKey, (held.get(g.fairnessKey) ?? 0) + 1);
-    const served = new Map(this.lastServed);
-    let count = this.grants;
-    for (let priority = 1; priority <= 5; priority++) {
-      // Each tenant's requests of this priority, oldest first, with their place in arrival order.
-      const queues = new Map<string, Array<{ r: SlotRequest; seq: number }>>();
-      this.waiting.forEach((r, seq) => {
-        if (r.priority !== priority) return;
-        const q = queues.get(r.fairnessKey);
-        if (q) q.push({ r, seq });
-        else queues.set(r.fairnessKey, [{ r, seq }]);
-      });
-      const heads = new Map<string, number>([...queues.keys()].map((t) => [t, 0]));
-      while (heads.size > 0) {
-        let best: { tenant: string; share: number; served: number; seq: number } | undefined;
-        for (const [tenant, head] of heads) {
-          const { r, seq } = queues.get(tenant)![head]!;
-          const candidate = {
-            tenant,
-            share: ((held.get(tenant) ?? 0) + 1) / r.weight,
-            served: served.get(tenant) ?? -1,
-            seq,
-          };
-          if (
-            !best ||
-            candidate.share < best.share ||
-            (candidate.share === best.share &&
-              (candidate.served < best.served || (candidate.served === best.served && candidate.seq < best.seq)))
-          ) {
-            best = candidate;
-          }
-        }
-        const tenant = best!.tenant;
-        const queue = queues.get(tenant)!;
-        const head = heads.get(tenant)!;
-        yield queue[head]!.r;
-        held.set(tenant, (held.get(tenant) ?? 0) + 1);
-        served.set(tenant, count++);
-        if (head + 1 >= queue.length) heads.delete(tenant);
-        else heads.set(tenant, head + 1);
-      }
-    }
+  order(): Generator<SlotRequest> {
+    return grantOrder(this.waiting, this.granted.values(), this.lastServed, this.grants);
   }
 
   /** What continue-as-new carries; tenants with nothing waiting or held are dropped from the tie-break record. */
@@ -284,9 +216,7 @@ export class GateState {
       grants: this.grants,
       lastServed: Object.fromEntries([...this.lastServed].filter(([t]) => active.has(t))),
       ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
-      ...(this.#ceiling !== undefined ? { ceiling: this.#ceiling } : {}),
-      ...(this.#pausedUntil > 0 ? { pausedUntil: this.#pausedUntil } : {}),
-      ...(this.#refusalsInRow > 0 ? { refusalsInRow: this.#refusalsInRow } : {}),
+      ...this.#pressure.snapshot(),
     };
   }
 

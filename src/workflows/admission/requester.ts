@@ -4,6 +4,8 @@
 // activity rtgAcquireSlot, which signals-with-start it, since workflow code cannot start a workflow it
 // does not own. Then the run waits for `slotGranted` with `condition`, and releases with a signal.
 // Per admitted job: ask 1, grant 1, release 1 (plus one activity attempt when the gate had to be started).
+// The video create's admission (generation-stage.ts) uses the same grant and release; its ask is made by
+// the create activity, which alone knows the worker's limits (src/activities/admission.ts).
 import {
   condition,
   getExternalWorkflowHandle,
@@ -44,9 +46,36 @@ const { rtgAcquireSlot } = proxyActivities<AdmissionActivities>({
   retry: { maximumInterval: '10 seconds' },
 });
 
-/** The grants this run has received, by request id (one handler serves every slot the run asks for). */
-const grants = new Set<string>();
-let handlerSet = false;
+/**
+ * The grants a run has received, by request id (the latest grant time of each). One per run, made before
+ * the run asks (a grant that comes earlier is buffered by the SDK until the handler is set): workflow
+ * modules are preloaded and shared by every run of a worker, so no run's state may live at module level.
+ */
+export class SlotGrants {
+  readonly #latest = new Map<string, number>();
+
+  constructor() {
+    setHandler(slotGrantedSignal, ({ requestId, grantedAt }) => {
+      this.#latest.set(requestId, Math.max(this.#latest.get(requestId) ?? 0, grantedAt ?? 1));
+    });
+  }
+
+  /**
+   * Waits for a grant of `requestId` made after `after` (a lease check repeats an older grant's time, a
+   * grant after a refusal is newer); its time, or undefined when `timeoutMs` passed first.
+   */
+  async waitFor(requestId: string, after: number, timeoutMs?: number): Promise<number | undefined> {
+    const granted = () => (this.#latest.get(requestId) ?? 0) > after;
+    if (timeoutMs === undefined) await condition(granted);
+    else if (!(await condition(granted, timeoutMs))) return undefined;
+    return this.#latest.get(requestId);
+  }
+}
+
+/** Gives a slot back, or withdraws a waiting request (idempotent at the gate); a gate that is gone is not an error. */
+export async function releaseSlot(key: string, requestId: string): Promise<void> {
+  await delivered(() => getExternalWorkflowHandle(admissionGateId(key)).signal(releaseSlotSignal, { requestId }));
+}
 
 /** False when the signal could not be delivered: the gate is not running (ExternalWorkflowExecutionNotFound). */
 async function delivered(send: () => Promise<void>): Promise<boolean> {
@@ -58,12 +87,11 @@ async function delivered(send: () => Promise<void>): Promise<boolean> {
   }
 }
 
-/** Asks for a slot and waits for it; undefined when `timeoutMs` passed first (the request is withdrawn). */
-export async function acquireSlot(options: SlotOptions): Promise<HeldSlot | undefined> {
-  if (!handlerSet) {
-    setHandler(slotGrantedSignal, ({ requestId }) => void grants.add(requestId));
-    handlerSet = true;
-  }
+/**
+ * Asks for a slot and waits for it; undefined when `timeoutMs` passed first (the request is withdrawn).
+ * A run that asks more than once passes its one `SlotGrants`.
+ */
+export async function acquireSlot(options: SlotOptions, grants = new SlotGrants()): Promise<HeldSlot | undefined> {
   const info = workflowInfo();
   const requestId = uuid4();
   const ask: SlotAsk = {
@@ -75,7 +103,7 @@ export async function acquireSlot(options: SlotOptions): Promise<HeldSlot | unde
     ...(options.weight !== undefined ? { weight: options.weight } : {}),
   };
   const gate = getExternalWorkflowHandle(admissionGateId(options.key));
-  const release = async () => void (await delivered(() => gate.signal(releaseSlotSignal, { requestId })));
+  const release = () => releaseSlot(options.key, requestId);
   if (!(await delivered(() => gate.signal(acquireSlotSignal, ask)))) {
     await rtgAcquireSlot({
       key: options.key,
@@ -84,9 +112,7 @@ export async function acquireSlot(options: SlotOptions): Promise<HeldSlot | unde
       request: ask,
     });
   }
-  const isGranted = () => grants.has(requestId);
-  if (options.timeoutMs === undefined) await condition(isGranted);
-  else if (!(await condition(isGranted, options.timeoutMs))) {
+  if ((await grants.waitFor(requestId, 0, options.timeoutMs)) === undefined) {
     // A grant may cross this withdrawal: the release frees it then, as it withdraws a waiting request.
     await release();
     return undefined;

@@ -1,0 +1,90 @@
+// The worker's admission variables (issue 26, docs/operations.md "Provider quotas"), in src/config.ts's
+// style: how many video tasks the provider account may have in flight, in all and per model. Unset means
+// no limit: the create is sent at once, as before. Where a limit applies, the create activity asks the
+// key's AdmissionGate for a slot first (src/activities/admission.ts).
+import { z } from 'zod';
+import { ConfigError, nonEmpty, parse } from './config.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The video service's limits as this worker is configured; one gate per `key` enforces them for all workers. */
+export interface VideoAdmissionSettings {
+  /** The gate's key: one provider account (default `video@<host of VIDEO_API_BASE_URL>`). */
+  key: string;
+  /** Tasks in flight at once, all models together; undefined = only the per-model limits. */
+  maxTasksInFlight?: number | undefined;
+  /** Tasks in flight at once per model; a model not listed counts only against `maxTasksInFlight`. */
+  byModel: Record<string, number>;
+  /** How long a slot is held before the gate checks its run still exists (ms). */
+  leaseMs?: number | undefined;
+}
+
+export interface AdmissionSettings {
+  video?: VideoAdmissionSettings | undefined;
+}
+
+const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
+
+/** `model-a:5,model-b:2` → `{ 'model-a': 5, 'model-b': 2 }`; the problem as a message, naming the entry. */
+export function parseModelLimits(text: string): Record<string, number> | string {
+  const limits: Record<string, number> = {};
+  for (const [i, entry] of text.split(',').entries()) {
+    const at = entry.lastIndexOf(':');
+    const model = entry.slice(0, at).trim();
+    const n = Number(entry.slice(at + 1).trim());
+    if (at <= 0 || model === '') return `entry ${i + 1} must be model:limit (model-a:5,model-b:2)`;
+    if (!Number.isInteger(n) || n < 1) return `entry ${i + 1} (${model}) must have a whole limit of at least 1`;
+    if (model in limits) return `entry ${i + 1} repeats the model ${model}`;
+    limits[model] = n;
+  }
+  return limits;
+}
+
+export const admissionConfigSchema = z.object({
+  VIDEO_MAX_TASKS_IN_FLIGHT: positiveInt.optional(),
+  VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: z
+    .string()
+    .transform((text, ctx) => {
+      const limits = parseModelLimits(text);
+      if (typeof limits === 'string') {
+        ctx.addIssue({ code: 'custom', message: limits });
+        return z.NEVER;
+      }
+      return limits;
+    })
+    .optional(),
+  VIDEO_QUOTA_KEY: nonEmpty
+    .max(200)
+    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
+    .optional(),
+  ADMISSION_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(5_000)
+    .max(24 * 3_600_000)
+    .optional(),
+});
+
+/** The quota key of a provider account: its host, so that two services on one namespace never share a gate. */
+export function defaultVideoQuotaKey(videoBaseUrl: string): string {
+  try {
+    return `video@${new URL(videoBaseUrl).host.toLowerCase()}`;
+  } catch {
+    throw new ConfigError('invalid configuration: VIDEO_API_BASE_URL must be a URL to name the quota key');
+  }
+}
+
+/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_KEY and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
+export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSettings {
+  const c = parse(admissionConfigSchema, env);
+  const byModel = c.VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL ?? {};
+  if (c.VIDEO_MAX_TASKS_IN_FLIGHT === undefined && Object.keys(byModel).length === 0) return {};
+  return {
+    video: {
+      key: c.VIDEO_QUOTA_KEY ?? defaultVideoQuotaKey(videoBaseUrl),
+      maxTasksInFlight: c.VIDEO_MAX_TASKS_IN_FLIGHT,
+      byModel,
+      leaseMs: c.ADMISSION_LEASE_MS,
+    },
+  };
+}

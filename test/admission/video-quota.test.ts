@@ -1,0 +1,174 @@
+// The provider's quota on tasks in flight, enforced across two workers (issue 26): the worker in this
+// process and our worker in a child process, both configured VIDEO_MAX_TASKS_IN_FLIGHT=2, against a sandbox
+// whose real capacity is 2 too. Counts and order only: tasks in flight at the provider, 429s, which job was
+// created when, what the histories cost.
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
+import { progressQuery } from '../../src/workflows/definitions.js';
+import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { failureOf } from '../support/failures.js';
+import { costOf } from '../support/history-cost.js';
+import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { testClient } from '../support/temporal.js';
+import { until } from '../support/until.js';
+
+let stack: Stack;
+withStack(
+  { workerProcesses: 1, admissionEnv: { VIDEO_MAX_TASKS_IN_FLIGHT: '2', ADMISSION_LEASE_MS: '5000' } },
+  (s) => (stack = s),
+);
+
+/** A job with no media to review: only its video task, which takes `durationMs` in the sandbox. */
+function textJob(prompt: string, durationMs: number, extra: Partial<ReviewThenGenerateInput> = {}) {
+  stack.sandbox.setVideoOutcome({ promptIncludes: prompt }, 'succeeded', durationMs);
+  const input: ReviewThenGenerateInput = {
+    task: { model: 'video-model-1', content: [{ type: 'text', text: prompt }], ratio: '16:9', duration: 5 },
+    callbacks: true,
+    timing: fastTiming,
+    ...extra,
+  };
+  return input;
+}
+
+const gateId = () => admissionGateId(defaultVideoQuotaKey(stack.sandbox.videoBaseUrl));
+async function gateView() {
+  return (await testClient()).workflow.getHandle(gateId()).query(gateStateQuery);
+}
+async function stageOf(h: { query: (q: typeof progressQuery) => Promise<{ stage: string }> }) {
+  return (await h.query(progressQuery)).stage;
+}
+const createdOrder = () =>
+  stack.sandbox
+    .videoTasks()
+    .sort((a, b) => a.createdAt - b.createdAt)
+    .map((t) => JSON.stringify(t.body));
+
+describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
+  it('24 jobs at once all succeed; the provider never has more than 2 in flight and answers no 429', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ videoMaxTasksInFlight: 2 });
+    const client = await testClient();
+    const gateEventsBefore = Number(
+      (
+        await client.workflow
+          .getHandle(gateId())
+          .describe()
+          .catch(() => undefined)
+      )?.historyLength ?? 0,
+    );
+    const run = randomUUID().slice(0, 8);
+    const handles = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => stack.start(textJob(`quota-24 ${run} job ${i}`, 1_000))),
+    );
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(24).fill('succeeded'));
+    const stats = stack.sandbox.quotaStats().video;
+    expect(stats.peakInFlight).toBe(2);
+    expect(stats).toMatchObject({ admitted: 24, refused: 0 });
+    expect(stack.sandbox.videoTasks()).toHaveLength(24);
+
+    // Both workers ran creates of these jobs, and every slot was given back.
+    const identities = new Set<string>();
+    let admissionActions = 0;
+    for (const h of handles) {
+      const history = await client.workflow.getHandle(h.workflowId).fetchHistory();
+      const events = history.events ?? [];
+      for (const e of events)
+        if (e.activityTaskStartedEventAttributes?.identity)
+          identities.add(e.activityTaskStartedEventAttributes.identity);
+      // In the run: the grant signal, and the create attempt that only queued the run.
+      const grants = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'slotGranted');
+      const creates = events.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgCreateVideoTask',
+      );
+      expect(grants.length).toBeGreaterThanOrEqual(1);
+      expect(creates).toHaveLength(2);
+      admissionActions += grants.length + creates.length - 1;
+      expect(costOf(history).byKind['signals']).toBeGreaterThanOrEqual(1);
+    }
+    expect(identities.size).toBeGreaterThanOrEqual(2);
+    expect((await gateView()).inFlight).toBe(0);
+    // In the gate: each job's ask and release (a lease check would add a grant signal to a run, counted above).
+    const gateHistory = await client.workflow.getHandle(gateId()).fetchHistory();
+    const gateSignals = (gateHistory.events ?? []).filter(
+      (e) => Number(e.eventId) > gateEventsBefore && e.workflowExecutionSignaledEventAttributes,
+    ).length;
+    expect(gateSignals).toBe(48);
+    admissionActions += gateSignals;
+    // Ask, grant, the queued create attempt, release: 4 actions per job (5 with the search attributes on).
+    expect(admissionActions / 24).toBe(4);
+  });
+
+  it('grants the next slot to a priority-1 job before priority-3 jobs that waited longer', async () => {
+    stack.sandbox.reset();
+    const run = randomUUID().slice(0, 8);
+    const holders = [
+      await stack.start(textJob(`hold ${run} a`, 60_000)),
+      await stack.start(textJob(`hold ${run} b`, 60_000)),
+    ];
+    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    const waiting = [];
+    for (const [i, priority] of [3, 3, 3, 1].entries()) {
+      const h = await stack.start(textJob(`prio ${run} ${i} p${priority}`, 500, { priority }));
+      await until(async () => (await stageOf(h)) === 'waiting_for_quota', `job ${i} to wait for quota`);
+      waiting.push(h);
+    }
+    expect((await gateView()).waiting).toBe(4);
+    // One slot freed: it goes to the priority-1 job.
+    await holders[0]!.cancel();
+    const queuedCreates = () => createdOrder().filter((b) => b.includes(`prio ${run}`));
+    await until(() => queuedCreates().length > 0, 'a waiting job to be created');
+    expect(queuedCreates()).toHaveLength(1);
+    expect(queuedCreates()[0]).toContain('p1');
+    await holders[1]!.cancel();
+    await Promise.all(waiting.map((h) => h.result()));
+    expect(queuedCreates()).toHaveLength(4);
+    // The cancelled holders gave their slots back after their cancel call.
+    expect(stack.sandbox.videoTasks().filter((t) => t.status === 'cancelled')).toHaveLength(2);
+    expect((await gateView()).inFlight).toBe(0);
+  });
+
+  it('a job that waits longer than timing.admissionTimeoutMs fails AdmissionTimedOut, nothing created, its request withdrawn', async () => {
+    stack.sandbox.reset();
+    const run = randomUUID().slice(0, 8);
+    const holders = [
+      await stack.start(textJob(`hold ${run} a`, 60_000)),
+      await stack.start(textJob(`hold ${run} b`, 60_000)),
+    ];
+    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    const late = await stack.start(
+      textJob(`late ${run}`, 500, { timing: { ...fastTiming, admissionTimeoutMs: 1_000 } }),
+    );
+    const failure = await failureOf(late);
+    expect(failure.type).toBe('AdmissionTimedOut');
+    expect(failure.details?.[0]).toMatchObject({ quotaKey: defaultVideoQuotaKey(stack.sandbox.videoBaseUrl) });
+    expect(createdOrder().filter((b) => b.includes(`late ${run}`))).toEqual([]);
+    await until(async () => (await gateView()).waiting === 0, 'the late request to be withdrawn');
+    for (const h of holders) await h.cancel();
+    await until(async () => (await gateView()).inFlight === 0, 'the holders to give their slots back');
+  });
+
+  it('a job terminated while it holds a slot frees it within the lease (ADMISSION_LEASE_MS=5000)', async () => {
+    stack.sandbox.reset();
+    // The terminated run's task still runs at the provider: let it, so that only the gate decides.
+    stack.sandbox.setQuotas({ videoMaxTasksInFlight: null });
+    const run = randomUUID().slice(0, 8);
+    const holders = [
+      await stack.start(textJob(`hold ${run} a`, 60_000)),
+      await stack.start(textJob(`hold ${run} b`, 60_000)),
+    ];
+    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    await holders[0]!.terminate('test: a holder vanishes without giving its slot back');
+    const next = await stack.start(textJob(`after-terminate ${run}`, 200));
+    // Both slots are held, one by a run that is gone: the next job waits until the lease check frees it.
+    await until(async () => (await stageOf(next)) === 'waiting_for_quota', 'the next job to wait for quota');
+    const result = await next.result();
+    expect(result.state).toBe('succeeded');
+    await holders[1]!.cancel();
+    await expect(holders[1]!.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    await until(async () => (await gateView()).inFlight === 0, 'every slot to be back');
+  });
+});
