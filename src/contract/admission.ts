@@ -63,6 +63,7 @@ export interface GateSnapshot {
   /** Set by a 429's Retry-After: no grant before this time. */
   pausedUntil?: number;
   refusalsInRow?: number;
+  releasesSinceRefusal?: number;
 }
 
 export interface AdmissionGateInput {

@@ -204,7 +204,7 @@ describe('GateState', () => {
     expect(gate.grant(2, LEASE).map((g) => g.requestId)).toEqual([reqs[1]!.requestId]);
   });
 
-  it('after a refusal (429) grants no more than it still holds, until a release; the refused one goes first again', () => {
+  it('after a refusal (429) grants no more than it still held, not before the Retry-After; the refused one goes first again', () => {
     const gate = new GateState(4);
     const reqs = Array.from({ length: 6 }, () => ask('a'));
     for (const r of reqs) gate.acquire(r);
@@ -216,9 +216,28 @@ describe('GateState', () => {
     expect(gate.position(reqs[3]!.requestId)).toBe(0);
     expect(gate.grantable(2_009)).toBe(false);
     gate.release(reqs[0]!.requestId);
-    expect(gate.effectiveCapacity).toBe(4);
     expect(gate.grant(2_009, LEASE)).toEqual([]); // the Retry-After has not passed
-    expect(gate.grant(2_010, LEASE).map((g) => g.requestId)).toEqual([reqs[3]!.requestId, reqs[4]!.requestId]);
+    expect(gate.grant(2_010, LEASE).map((g) => g.requestId)).toEqual([reqs[3]!.requestId]);
+  });
+
+  it("raises a refusal's ceiling by one once as many tasks as it allows have ended, back to the capacity", () => {
+    const gate = new GateState(4);
+    const reqs = Array.from({ length: 12 }, () => ask('a'));
+    for (const r of reqs) gate.acquire(r);
+    expect(gate.grant(0, LEASE)).toHaveLength(4);
+    // The provider's real capacity is 2: two of the four creates are refused.
+    gate.refuse(reqs[2]!.requestId, 0, 0);
+    gate.refuse(reqs[3]!.requestId, 0, 0);
+    expect(gate.effectiveCapacity).toBe(2);
+    gate.release(reqs[0]!.requestId);
+    expect(gate.effectiveCapacity).toBe(2); // one release: one task fits again, no probe yet
+    expect(gate.grant(1, LEASE)).toHaveLength(1);
+    gate.release(reqs[1]!.requestId);
+    expect(gate.effectiveCapacity).toBe(3); // two releases: probe one more
+    expect(gate.grant(2, LEASE)).toHaveLength(2);
+    for (const g of gate.snapshot().granted) gate.release(g.requestId);
+    expect(gate.effectiveCapacity).toBe(4); // three more releases: the ceiling reached the capacity and is gone
+    expect(gate.snapshot()).not.toHaveProperty('ceiling');
   });
 
   it('pauses 1, 2, 4 s after refusals without Retry-After in a row, and starts over after a release', () => {

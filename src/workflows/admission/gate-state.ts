@@ -110,10 +110,10 @@ export class GateState {
     return true;
   }
 
-  /** Frees a granted slot (and lifts a refusal's ceiling: a task ended) or withdraws a waiting request; unknown ids are ignored (false). */
+  /** Frees a granted slot (a task ended: a refusal's ceiling rises by one) or withdraws a waiting request; unknown ids are ignored (false). */
   release(requestId: string): boolean {
     if (this.granted.delete(requestId)) {
-      this.#pressure.released();
+      this.#pressure.released(this.#capacity);
       return true;
     }
     const before = this.waiting.length;
