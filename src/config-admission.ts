@@ -9,7 +9,7 @@ type Env = Record<string, string | undefined>;
 
 /** The video service's limits as this worker is configured; one gate per `key` enforces them for all workers. */
 export interface VideoAdmissionSettings {
-  /** The gate's key: one provider account (default `video@<host of VIDEO_API_BASE_URL>`). */
+  /** The gate's key: `video@` and the provider account (VIDEO_QUOTA_ACCOUNT, default the host of VIDEO_API_BASE_URL). */
   key: string;
   /** Tasks in flight at once, all models together; undefined = only the per-model limits. */
   maxTasksInFlight?: number | undefined;
@@ -53,7 +53,7 @@ export const admissionConfigSchema = z.object({
       return limits;
     })
     .optional(),
-  VIDEO_QUOTA_KEY: nonEmpty
+  VIDEO_QUOTA_ACCOUNT: nonEmpty
     .max(200)
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
     .optional(),
@@ -74,14 +74,14 @@ export function defaultVideoQuotaKey(videoBaseUrl: string): string {
   }
 }
 
-/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_KEY and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
+/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_ACCOUNT and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
 export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSettings {
   const c = parse(admissionConfigSchema, env);
   const byModel = c.VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL ?? {};
   if (c.VIDEO_MAX_TASKS_IN_FLIGHT === undefined && Object.keys(byModel).length === 0) return {};
   return {
     video: {
-      key: c.VIDEO_QUOTA_KEY ?? defaultVideoQuotaKey(videoBaseUrl),
+      key: c.VIDEO_QUOTA_ACCOUNT !== undefined ? `video@${c.VIDEO_QUOTA_ACCOUNT}` : defaultVideoQuotaKey(videoBaseUrl),
       maxTasksInFlight: c.VIDEO_MAX_TASKS_IN_FLIGHT,
       byModel,
       leaseMs: c.ADMISSION_LEASE_MS,

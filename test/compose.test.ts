@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { callbackConfigSchema, loadCallbackConfig } from '../src/config-callbacks.js';
 import { loadNotifyConfig, notifyConfigSchema } from '../src/config-notify.js';
+import { admissionConfigSchema } from '../src/config-admission.js';
 import {
   loadServicesConfig,
   loadTemporalConfig,
@@ -159,6 +160,8 @@ const workerVars = [...objectKeys(workerTuningSchema), ...objectKeys(workerDeplo
 const callbackVars = objectKeys(callbackConfigSchema);
 // The worker's webhook settings (docs/webhooks.md).
 const notifyVars = objectKeys(notifyConfigSchema);
+// The provider quotas (docs/operations.md, "Provider quotas").
+const admissionVars = objectKeys(admissionConfigSchema);
 // Payload encryption (worker, receiver and codec server), and the codec server's own settings.
 const encryptionVars = objectKeys(encryptionConfigSchema);
 const codecServerVars = objectKeys(codecServerConfigSchema);
@@ -195,6 +198,10 @@ const DESIGN_VARIABLES = [
   'NOTIFY_URL',
   'NOTIFY_SECRET',
   'NOTIFY_WINDOW_MS',
+  'VIDEO_MAX_TASKS_IN_FLIGHT',
+  'VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL',
+  'VIDEO_QUOTA_ACCOUNT',
+  'ADMISSION_LEASE_MS',
   'PAYLOAD_ENCRYPTION_KEYS',
   'PAYLOAD_ENCRYPTION_KEYS_FILE',
   'CODEC_HOST',
@@ -404,6 +411,7 @@ describe('docker-compose.yml: the production-like stack', () => {
       ...workerVars,
       ...callbackVars,
       ...notifyVars,
+      ...admissionVars,
       ...encryptionVars,
       ...codecServerVars,
     ];
@@ -420,12 +428,13 @@ describe('docker-compose.yml: the production-like stack', () => {
       'CALLBACK_PUBLIC_URL',
       'CALLBACK_SECRET',
       ...notifyVars,
+      ...admissionVars,
     ]) {
       expect(Object.keys(worker), `worker ${v}`).toContain(v);
     }
     // Receiver: Temporal (it signals workflows) and the callback settings; not the services' credentials.
     for (const v of [...temporalVars, ...callbackVars]) expect(Object.keys(callbacks), `callbacks ${v}`).toContain(v);
-    for (const v of [...serviceVars, ...workerVars])
+    for (const v of [...serviceVars, ...workerVars, ...admissionVars])
       expect(Object.keys(callbacks), `callbacks must not get ${v}`).not.toContain(v);
     // Together with the codec server, they cover the whole table.
     const both = new Set([

@@ -22,6 +22,7 @@ import {
   workerTuningSchema,
 } from '../../src/config.js';
 import { loadNotifyConfig, notifyConfigSchema } from '../../src/config-notify.js';
+import { admissionConfigSchema, loadAdmissionConfig } from '../../src/config-admission.js';
 import { loadDrainDelayMs, loadObservabilitySettings } from '../../src/observability/settings.js';
 import { loadWorkerDeployment } from '../../src/temporal/worker-deployment.js';
 import { workerCacheSize } from '../../src/worker-cache.js';
@@ -132,7 +133,14 @@ describe("the chart's environment and the README's configuration table", () => {
           'CALLBACK_DRAIN_DELAY_MS',
         ])
           expect(Object.keys(e.callbacks!), `${name} callbacks ${v}`).toContain(v);
-        for (const v of [...serviceVars, ...workerVars, ...codecServerVars, ...notifyVars, 'VIDEO_STORE'])
+        for (const v of [
+          ...serviceVars,
+          ...workerVars,
+          ...codecServerVars,
+          ...notifyVars,
+          ...objectKeys(admissionConfigSchema),
+          'VIDEO_STORE',
+        ])
           expect(Object.keys(e.callbacks!), `${name}: the receiver must not get ${v}`).not.toContain(v);
       } else {
         // Polling only: the worker gives the services no callback address.
@@ -254,6 +262,16 @@ describe('what the processes make of it (src/config*.ts)', () => {
       windowMs: 3_600_000,
     });
     expect(loadNotifyConfig(envs('default').worker)).toMatchObject({ url: undefined, secrets: undefined });
+    // The provider quota shared by every worker of the account.
+    expect(loadAdmissionConfig(worker, 'https://video.example.com')).toEqual({
+      video: {
+        key: 'video@prod-account',
+        maxTasksInFlight: 20,
+        byModel: { 'model-a': 5, 'model-b': 2 },
+        leaseMs: 900_000,
+      },
+    });
+    expect(loadAdmissionConfig(envs('default').worker, 'https://video.example.com')).toEqual({});
     const pinned = envs('worker-controller-mtls').worker;
     expect(loadServicesConfig(pinned).video.cancelPath).toBe('/v2/tasks/{id}/cancel');
     expect(loadWorkerTuning(pinned)).toEqual({ maxCachedWorkflows: 1000, maxConcurrentWorkflowTaskExecutions: 100 });

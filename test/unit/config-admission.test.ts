@@ -1,0 +1,47 @@
+// The provider-quota variables (src/config-admission.ts): unset is no limit; a bad value is a
+// ConfigError naming the variable and the rule, never the value.
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.js';
+import { loadAdmissionConfig, parseModelLimits } from '../../src/config-admission.js';
+
+const base = 'https://Video.Example.com:8443/api';
+
+describe('loadAdmissionConfig', () => {
+  it('is off when no limit is set, whatever else is', () => {
+    expect(loadAdmissionConfig({}, base)).toEqual({});
+    expect(loadAdmissionConfig({ VIDEO_MAX_TASKS_IN_FLIGHT: '', ADMISSION_LEASE_MS: '60000' }, base)).toEqual({});
+  });
+
+  it('keys the quota by the provider host, or by VIDEO_QUOTA_ACCOUNT', () => {
+    expect(loadAdmissionConfig({ VIDEO_MAX_TASKS_IN_FLIGHT: '10' }, base)).toEqual({
+      video: { key: 'video@video.example.com:8443', maxTasksInFlight: 10, byModel: {}, leaseMs: undefined },
+    });
+    expect(
+      loadAdmissionConfig(
+        { VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'model-a:5, model-b:2', VIDEO_QUOTA_ACCOUNT: 'acct-1' },
+        base,
+      ).video,
+    ).toMatchObject({ key: 'video@acct-1', maxTasksInFlight: undefined, byModel: { 'model-a': 5, 'model-b': 2 } });
+  });
+
+  it.each([
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT: '0' }, /VIDEO_MAX_TASKS_IN_FLIGHT .*>=1/],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2.5' }, /VIDEO_MAX_TASKS_IN_FLIGHT .*expected int/],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT: 'ten' }, /VIDEO_MAX_TASKS_IN_FLIGHT/],
+    [
+      { VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'model-a' },
+      /VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL entry 1 must be model:limit/,
+    ],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'a:1,b:0' }, /entry 2 \(b\) must have a whole limit of at least 1/],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'a:1,a:2' }, /entry 2 repeats the model a/],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2', VIDEO_QUOTA_ACCOUNT: 'two words' }, /VIDEO_QUOTA_ACCOUNT must be printable/],
+    [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2', ADMISSION_LEASE_MS: '1000' }, /ADMISSION_LEASE_MS .*>=5000/],
+  ])('refuses %o, naming the variable and the rule', (env, message) => {
+    expect(() => loadAdmissionConfig(env, base)).toThrow(ConfigError);
+    expect(() => loadAdmissionConfig(env, base)).toThrow(message);
+  });
+
+  it('reads model names with colons in them by their last colon', () => {
+    expect(parseModelLimits('vendor:model-x:3')).toEqual({ 'vendor:model-x': 3 });
+  });
+});
