@@ -104,6 +104,16 @@ export const GOLDEN_PATHS = {
     ends: 'completed',
     what: 'that job notification, delivered on the second attempt',
   },
+  'quota-refused-then-admitted': {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'completed',
+    what: 'a model with a quota: queued, granted, refused (429), granted again once another task ended',
+  },
+  'failure-admission-timed-out': {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'AdmissionTimedOut',
+    what: 'no slot of the quota within timing.admissionTimeoutMs',
+  },
 } as const satisfies Record<string, GoldenPath>;
 
 export type GoldenPathName = keyof typeof GOLDEN_PATHS;

@@ -6,7 +6,7 @@ import { startReviewThenGenerate } from '../../../src/client/start.js';
 import { progressQuery } from '../../../src/workflows/definitions.js';
 import type { ReviewThenGenerateInput, Timing } from '../../../src/workflows/input.js';
 import type { GoldenPathName } from '../paths.js';
-import { until, type GoldenStack } from './stack.js';
+import { GOLDEN_QUOTA_MODEL, until, type GoldenStack } from './stack.js';
 
 const timing: Timing = {
   reviewMinQueryIntervalMs: 300,
@@ -62,6 +62,21 @@ async function cancelWhen(handle: WorkflowHandle, ready: (p: Awaited<ReturnType<
 const progress = (handle: WorkflowHandle) => handle.query(progressQuery);
 
 type JobDriver = (s: GoldenStack, name: string) => Promise<WorkflowHandle>;
+
+/** A job of the model with a quota on the golden worker. */
+const quotaJob = (name: string, extra: Partial<ReviewThenGenerateInput> = {}): ReviewThenGenerateInput => {
+  const input = job(name, extra);
+  return { ...input, task: { ...input.task, model: GOLDEN_QUOTA_MODEL } };
+};
+
+/** Starts `count` jobs of the quota's model whose tasks run long, and waits until each holds a slot. */
+async function holdSlots(s: GoldenStack, name: string, count: number, durationMs: number) {
+  s.sandbox.setVideoOutcome({ promptIncludes: `golden ${name}-holder` }, 'succeeded', durationMs);
+  const holders: WorkflowHandle[] = [];
+  for (let i = 0; i < count; i++) holders.push(await start(s, `${name}-holder-${i}`, quotaJob(`${name}-holder-${i}`)));
+  for (const h of holders) await until(async () => (await progress(h)).stage === 'generating', 'a holder to generate');
+  return holders;
+}
 
 export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
   callbacks: (s, name) => run(s, name, job(name)),
@@ -167,5 +182,20 @@ export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
   'create-resubmitted': (s, name) => {
     s.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 500 } });
     return run(s, name, job(name, { resubmitOnAmbiguity: true }));
+  },
+  'quota-refused-then-admitted': async (s, name) => {
+    // The worker allows 2 tasks of the model, the provider 1: the path's create is refused until the holder ends.
+    s.sandbox.setQuotas({ videoMaxTasksInFlightByModel: { [GOLDEN_QUOTA_MODEL]: 1 } });
+    const [holder] = await holdSlots(s, name, 1, 3_000);
+    const handle = await run(s, name, quotaJob(name));
+    await holder!.result();
+    s.sandbox.setQuotas({ videoMaxTasksInFlightByModel: null });
+    return handle;
+  },
+  'failure-admission-timed-out': async (s, name) => {
+    const holders = await holdSlots(s, name, 2, 60_000);
+    const handle = await run(s, name, quotaJob(name, { timing: { admissionTimeoutMs: 1_000 } }));
+    for (const h of holders) await cancelWhen(h, () => true);
+    return handle;
   },
 };

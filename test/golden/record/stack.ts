@@ -38,6 +38,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+/** The one model with a quota on the golden worker (2 tasks in flight): the other paths run as without one. */
+export const GOLDEN_QUOTA_MODEL = 'golden-quota-model';
+
 const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
 
 export async function startGoldenStack(): Promise<GoldenStack> {
@@ -80,6 +83,7 @@ export async function startGoldenStack(): Promise<GoldenStack> {
         ...clients,
         callbacks: { publicUrl: receiver.url, secret },
         store: new FileVideoStore(storeDir),
+        admission: { video: { key: 'video@golden', byModel: { [GOLDEN_QUOTA_MODEL]: 2 } } },
       }),
       ...createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true }),
     },
