@@ -104,6 +104,7 @@ export async function startReviewThenGenerate(client: Client, options: StartJobO
       workflowIdConflictPolicy: 'FAIL',
       workflowIdReusePolicy: options.retryFailed ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
       typedSearchAttributes: searchAttributes,
+      priority: meta.priority,
       staticSummary: meta.staticSummary,
       staticDetails: meta.staticDetails,
       // Nothing secret: the fingerprint of the input, so a repeated start can be checked against it.

@@ -2,9 +2,7 @@
 // ask it for a slot and the activity that starts it (src/activities/admission.ts). One gate per quota key.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-/** Priorities run from 1 (highest) to 5; a request without one is 3. */
-export const DEFAULT_PRIORITY = 3;
-export const DEFAULT_FAIRNESS_KEY = 'default';
+export { DEFAULT_FAIRNESS_KEY, DEFAULT_PRIORITY } from '../model/priority.js';
 
 /** One run's request for a slot: the run is where the grant is signalled. */
 export interface SlotRequest {

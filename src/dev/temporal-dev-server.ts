@@ -53,6 +53,11 @@ export async function startDevServer(
       extraArgs: [
         '--dynamic-config-value',
         'history.timerProcessorMaxTimeShift="50ms"',
+        // Task-queue fairness (jobs' fairnessKey, docs/operations.md): the matcher that implements it.
+        '--dynamic-config-value',
+        'matching.useNewMatcher=true',
+        '--dynamic-config-value',
+        'matching.enableFairness=true',
         ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
         ...(opts.extraArgs ?? []),
       ],

@@ -2,6 +2,7 @@
 // static summary and markdown static details. Pure (no I/O, no clock): the client helper, the CLI and the
 // batch workflow (inside the deterministic sandbox) all build them the same way.
 // Never includes media URLs: they may be signed addresses whose query string is a credential.
+import { DEFAULT_FAIRNESS_KEY, type TaskQueuePriority } from './priority.js';
 import type { ReviewThenGenerateJob } from '../workflows/input.js';
 
 const PROMPT_EXCERPT = 60;
@@ -18,6 +19,11 @@ export interface JobMetadata {
   staticSummary: string;
   staticDetails: string;
   model: string;
+  /**
+   * Temporal's task-queue priority and fairness for the run (its activities and children inherit them):
+   * the job's priority, and its tenant (fairnessKey, else the batch id, else `default`).
+   */
+  priority: TaskQueuePriority;
 }
 
 function oneLine(text: string): string {
@@ -74,5 +80,13 @@ export function jobMetadata(job: ReviewThenGenerateJob, context: JobContext = {}
       ? `**Batch:** ${oneLine(context.batchId)}${context.batchIndex !== undefined ? ` (job ${context.batchIndex})` : ''}`
       : undefined,
   ];
-  return { staticSummary, staticDetails: lines.filter((l) => l !== undefined).join('\n\n'), model };
+  return {
+    staticSummary,
+    staticDetails: lines.filter((l) => l !== undefined).join('\n\n'),
+    model,
+    priority: {
+      priorityKey: job.priority,
+      fairnessKey: job.fairnessKey !== DEFAULT_FAIRNESS_KEY ? job.fairnessKey : (context.batchId ?? job.fairnessKey),
+    },
+  };
 }

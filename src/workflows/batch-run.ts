@@ -136,6 +136,7 @@ export class BatchRun {
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: searchAttributes,
+        priority: entry.metadata.priority,
         staticSummary: entry.metadata.staticSummary,
         staticDetails: entry.metadata.staticDetails,
       });

@@ -2,6 +2,7 @@
 // workflow validates its input with them (input.ts) and so does the client helper before starting.
 import { z } from 'zod';
 import { lazy } from '../model/lazy.js';
+import { DEFAULT_PRIORITY } from '../model/priority.js';
 import { notifyOptionsSchema, type NotifyEvent } from '../model/notify.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';
@@ -29,7 +30,7 @@ export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number } & 
 };
 
 /** Priorities run from 1 (highest) to 5 (Temporal's default range); a job without one is 3. */
-export const JOB_PRIORITY = { min: 1, max: 5, default: 3 } as const;
+export const JOB_PRIORITY = { min: 1, max: 5, default: DEFAULT_PRIORITY } as const;
 
 const ms = (min: number) =>
   z

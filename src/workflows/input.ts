@@ -6,7 +6,7 @@ import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
 import { DEFAULT_NOTIFY_EVENTS, type NotifyOptions } from '../model/notify.js';
 import { fieldPath, type ValidationIssue } from '../model/validation.js';
 import { validateCreateTaskBody } from '../model/video/schemas.js';
-import { DEFAULT_FAIRNESS_KEY } from '../contract/admission.js';
+import { DEFAULT_FAIRNESS_KEY } from '../model/priority.js';
 import {
   DEFAULT_TIMING,
   JOB_PRIORITY,

@@ -7,6 +7,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
+import { startReviewThenGenerate } from '../../src/client/start.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { failureOf } from '../support/failures.js';
@@ -149,6 +150,33 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     await until(async () => (await gateView()).waiting === 0, 'the late request to be withdrawn');
     for (const h of holders) await h.cancel();
     await until(async () => (await gateView()).inFlight === 0, 'the holders to give their slots back');
+  });
+
+  it("passes the job's priority and tenant to Temporal's task-queue priority and fairness, and to the gate", async () => {
+    const client = await testClient();
+    const run = randomUUID().slice(0, 8);
+    const job = await startReviewThenGenerate(client, {
+      businessKey: `priority-${run}`,
+      input: textJob(`priority ${run}`, 200, { priority: 1, fairnessKey: 'tenant-a' }),
+      taskQueue: stack.taskQueue,
+      searchAttributes: false,
+    });
+    expect((await job.result()).state).toBe('succeeded');
+    const events = (await client.workflow.getHandle(job.workflowId).fetchHistory()).events ?? [];
+    expect(events[0]?.workflowExecutionStartedEventAttributes?.priority).toMatchObject({
+      priorityKey: 1,
+      fairnessKey: 'tenant-a',
+    });
+    // (Its activities inherit it on the server; their events carry no priority of their own.)
+    // The gate was asked with the same priority and tenant.
+    const gateEvents = (await client.workflow.getHandle(gateId()).fetchHistory()).events ?? [];
+    const asks = gateEvents
+      .map((e) => e.workflowExecutionSignaledEventAttributes)
+      .filter((a) => a?.signalName === 'acquireSlot')
+      .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as Record<string, unknown>);
+    expect(asks.filter((a) => a.workflowId === job.workflowId)).toEqual([
+      expect.objectContaining({ priority: 1, fairnessKey: 'tenant-a' }),
+    ]);
   });
 
   it('a job terminated while it holds a slot frees it within the lease (ADMISSION_LEASE_MS=5000)', async () => {
