@@ -92,8 +92,8 @@ export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --
   --reliability FILE write the run's record (RELIABILITY.md) there
   --dump-histories   write every workflow history to DIR/histories.jsonl
   --video-quota N    the sandbox allows N video tasks in flight (per API key) and answers a create beyond
-                     them 429, making nothing (default: no quota). Off by default: until the workflows do
-                     admission control, jobs may fail on the 429s and the run's expectations not hold
+                     them 429, making nothing; the workers get VIDEO_MAX_TASKS_IN_FLIGHT=N, so jobs wait
+                     for a slot instead (default: no quota)
   --review-quota N   the same for review tasks in flight (per access token; default: no quota)`;
 
 export function parseSoakOptions(argv: string[]): SoakOptions {

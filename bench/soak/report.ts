@@ -203,7 +203,11 @@ test/soak/soak.test.ts with the same checks.
 | notifications (\`notify\` on every job, to the soak's webhook receiver) | expected ${r.notifications.expected}, delivered **${r.notifications.delivered}** (distinct webhook-ids taken, signature verified), lost **${r.notifications.lost}**; wrong event or outcome **${r.notifications.wrongOutcome}**, bad signatures **${r.notifications.badSignatures}**, unexpected ids **${r.notifications.unexpected}**; all in ${s(r.notifications.settleMs)} after the last job |
 | duplicate notifications received | ${notifyWords(r).duplicates} |
 | secrets found | **${r.secrets.hits.length}** in ${r.secrets.histories} histories (jobs and notification deliveries), ${r.secrets.logLines} log lines (${r.secrets.logFiles} files), ${r.secrets.errors} errors, ${r.secrets.notifications} notifications (the 4 secrets, ${r.secrets.signedUrls ?? 0} signed callback URLs and their signatures) |
-| time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
+${
+  r.videoQuota
+    ? `| provider quota (\`--video-quota\`: the sandbox's real capacity, and the workers' VIDEO_MAX_TASKS_IN_FLIGHT) | ${r.videoQuota.limit} video tasks in flight: peak **${r.videoQuota.peakInFlight}**, creates admitted ${r.videoQuota.admitted}, refused (429) **${r.videoQuota.refused}** |\n`
+    : ''
+}| time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
 | slowest stage of a job that ended as expected | review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (the time-outs a \`SubmitUnconfirmed\` run waits out: ${s(o.timing.reviewTimeoutMs)}, ${s(o.timing.generationTimeoutMs)}) |
 
 Outcomes: ${Object.entries(v.jobs.byOutcome)

@@ -67,6 +67,8 @@ export interface SoakReport {
   };
   latencyMs: { p50: number; p95: number; max: number };
   driverErrors: number;
+  /** With `--video-quota N`: the workers' VIDEO_MAX_TASKS_IN_FLIGHT and the sandbox's real capacity, both N. */
+  videoQuota?: { limit: number; peakInFlight: number; admitted: number; refused: number };
 }
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -133,6 +135,10 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening").
     LOG_LEVEL: 'info',
     SOAK_WORKFLOW_BUNDLE: bundlePath,
+    // The workers enforce the provider's quota the sandbox emulates (`--video-quota`), across all of them.
+    ...(o.sandbox.videoMaxTasksInFlight !== undefined
+      ? { VIDEO_MAX_TASKS_IN_FLIGHT: String(o.sandbox.videoMaxTasksInFlight) }
+      : {}),
   };
   for (const k of [
     'SOAK_API_KEY',
@@ -309,6 +315,9 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       notifications,
       latencyMs: latency(records),
       driverErrors: errors.length - records.filter((r) => r.error).length,
+      ...(o.sandbox.videoMaxTasksInFlight !== undefined
+        ? { videoQuota: { limit: o.sandbox.videoMaxTasksInFlight, ...pick(sandbox.quotaStats().video) } }
+        : {}),
     };
     report.durationMs = Date.now() - t0;
     return report;
@@ -327,6 +336,12 @@ function withoutCredentials(e: RequestLogEntry): RequestLogEntry {
   for (const h of ['authorization', 'x-access-token']) if (headers[h] !== undefined) headers[h] = '[redacted]';
   return { ...e, headers };
 }
+
+const pick = ({ peakInFlight, admitted, refused }: ReturnType<Sandbox['quotaStats']>['video']) => ({
+  peakInFlight,
+  admitted,
+  refused,
+});
 
 function snapshotOf(sandbox: Sandbox): SandboxSnapshot {
   return {
