@@ -7,6 +7,7 @@ import { ConfigError, TEMPORAL_DEFAULTS } from './config.js';
 import { batch } from './cli/commands/batch.js';
 import { cancel } from './cli/commands/cancel.js';
 import { commandContext, type Command } from './cli/commands/context.js';
+import { quota } from './cli/commands/quota.js';
 import { schedule } from './cli/commands/schedule.js';
 import { status } from './cli/commands/status.js';
 import { submit } from './cli/commands/submit.js';
@@ -22,6 +23,7 @@ Commands:
   cancel     cancel a job (and its video task) or a batch (and its running jobs)
   batch      run many jobs as one batch, with progress, and print every job's outcome
   schedule   create | list | delete schedules that start batches on a cron or interval
+  quota      the provider quotas the workers enforce: in flight, waiting, who holds the slots
 
 Run review-video <command> --help for its options. Every command takes --json (one JSON document on
 stdout for scripts), --address and --namespace.
@@ -33,7 +35,7 @@ PAYLOAD_ENCRYPTION_KEYS or PAYLOAD_ENCRYPTION_KEYS_FILE: the same keys as the wo
 
 ${EXIT_CODES_HELP}`;
 
-const COMMANDS: Record<string, Command> = { submit, status, cancel, batch, schedule };
+const COMMANDS: Record<string, Command> = { submit, status, cancel, batch, schedule, quota };
 
 /** Maps an error to its exit code and a stable code name for JSON output. */
 export function classify(err: unknown): { exitCode: number; code: string; message: string; details?: unknown } {
@@ -62,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (!command)
       throw new CliError(
-        `unknown command ${name} (submit, status, cancel, batch, schedule; see --help)`,
+        `unknown command ${name} (submit, status, cancel, batch, schedule, quota; see --help)`,
         ExitCode.Usage,
         'usage',
       );

@@ -6,11 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
-import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
+import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { failureOf } from '../support/failures.js';
+import { runCli } from '../support/run-cli.js';
 import { costOf } from '../support/history-cost.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
@@ -118,6 +119,25 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       waiting.push(h);
     }
     expect((await gateView()).waiting).toBe(4);
+    // What an operator sees: the quota's state, and each waiting job's place in line (priority 1 first).
+    const key = defaultVideoQuotaKey(stack.sandbox.videoBaseUrl);
+    const quota = await runCli(['quota', '--json'], { taskQueue: stack.taskQueue });
+    expect(quota.code).toBe(0);
+    const gate = (JSON.parse(quota.stdout) as { gates: GateStateView[] }).gates.find((g) => g.key === key);
+    expect(gate).toMatchObject({
+      capacity: 2,
+      inFlight: 2,
+      waiting: 4,
+      waitingBy: { '1': { default: 1 }, '3': { default: 3 } },
+    });
+    const positions = [];
+    for (const h of [waiting[3]!, waiting[0]!]) {
+      const st = await runCli(['status', h.workflowId, '--json'], { taskQueue: stack.taskQueue });
+      positions.push((JSON.parse(st.stdout) as { quotaPosition?: number }).quotaPosition);
+    }
+    expect(positions).toEqual([0, 1]);
+    const text = await runCli(['status', waiting[0]!.workflowId], { taskQueue: stack.taskQueue });
+    expect(text.stdout).toContain(`waiting for a slot of ${key}: 1 job(s) ahead`);
     // One slot freed: it goes to the priority-1 job.
     await holders[0]!.cancel();
     const queuedCreates = () => createdOrder().filter((b) => b.includes(`prio ${run}`));

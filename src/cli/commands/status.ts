@@ -1,6 +1,8 @@
 // `review-video status <id>`: what a job or batch is and where it stands (summary, details, stage, search
 // attributes, progress), the same facts the Web UI shows.
+import type { Client } from '@temporalio/client';
 import { describeRun } from '../../client/describe.js';
+import { admissionGateId, slotPositionQuery } from '../../contract/admission.js';
 import { BATCH_WORKFLOW_TYPE, batchProgressQuery, type BatchProgress } from '../../workflows/batch-input.js';
 import { progressQuery, type Progress } from '../../workflows/definitions.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,7 +13,8 @@ import type { Command } from './context.js';
 export const STATUS_HELP = `Usage: review-video status <business-key | batch-id> [--json]
 
 Shows the run's status, static summary and details, current details (stage by stage), search attributes
-and progress. Exit 4 when no such workflow exists.
+and progress; a job waiting for the provider's quota, its place in line. Exit 4 when no such workflow
+exists.
 
 Options:
   --address, --namespace Temporal frontend and namespace
@@ -38,7 +41,8 @@ export const status: Command = async (ctx) => {
       d.type === BATCH_WORKFLOW_TYPE ? handle.query(batchProgressQuery) : handle.query(progressQuery),
     )
     .catch(() => undefined);
-  ctx.out.result({ ...d, progress });
+  const quotaPosition = await positionInLine(client, progress);
+  ctx.out.result({ ...d, progress, ...(quotaPosition !== undefined ? { quotaPosition } : {}) });
   ctx.out.text(`${d.workflowId}  ${d.type}  ${d.status}  (run ${d.runId}, ${d.historyLength} events)`);
   if (d.staticSummary) ctx.out.text(`summary: ${d.staticSummary}`);
   const sa = d.searchAttributes;
@@ -53,5 +57,25 @@ export const status: Command = async (ctx) => {
   if (facts.length > 0) ctx.out.text(facts.join('  '));
   for (const line of plainMarkdown(d.currentDetails)) ctx.out.text(`  ${line}`);
   if (progress && 'batchId' in progress) ctx.out.text(`progress: ${progressText(progress)}`);
+  if (progress && 'admission' in progress && progress.admission && quotaPosition !== undefined)
+    ctx.out.text(
+      `waiting for a slot of ${progress.admission.quotaKey}: ${quotaPosition} job(s) ahead, since ${new Date(progress.admission.waitingSince).toISOString()}`,
+    );
   return ExitCode.Ok;
 };
+
+/** A job waiting for the provider's quota: how many jobs the gate would admit before it (its `slotPosition`). */
+async function positionInLine(
+  client: Client,
+  progress: Progress | BatchProgress | undefined,
+): Promise<number | undefined> {
+  if (!progress || !('admission' in progress) || progress.stage !== 'waiting_for_quota' || !progress.admission)
+    return undefined;
+  const { quotaKey, requestId } = progress.admission;
+  const position = await client
+    .withDeadline(Date.now() + PROGRESS_QUERY_DEADLINE_MS, () =>
+      client.workflow.getHandle(admissionGateId(quotaKey)).query(slotPositionQuery, requestId),
+    )
+    .catch(() => undefined);
+  return position !== undefined && position >= 0 ? position : undefined;
+}
