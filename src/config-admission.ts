@@ -1,5 +1,6 @@
 // The worker's admission variables (issue 26, docs/operations.md "Provider quotas"), in src/config.ts's
-// style: how many video tasks the provider account may have in flight, in all and per model. Unset means
+// style: how many video tasks the provider account may have in flight, in all and per model, and how many
+// creates it takes per minute. Unset means
 // no limit: the create is sent at once, as before. Where a limit applies, the create activity asks the
 // key's AdmissionGate for a slot first (src/activities/admission.ts).
 import { z } from 'zod';
@@ -15,6 +16,10 @@ export interface VideoAdmissionSettings {
   maxTasksInFlight?: number | undefined;
   /** Tasks in flight at once per model; a model not listed counts only against `maxTasksInFlight`. */
   byModel: Record<string, number>;
+  /** Creates sent per minute, all models together; undefined = no such limit. */
+  maxCreatesPerMinute?: number | undefined;
+  /** The window of `maxCreatesPerMinute` (60 s; shorter only for tests, not read from the environment). */
+  createsWindowMs?: number | undefined;
   /** How long a slot is held before the gate checks its run still exists (ms). */
   leaseMs?: number | undefined;
 }
@@ -53,6 +58,7 @@ export const admissionConfigSchema = z.object({
       return limits;
     })
     .optional(),
+  VIDEO_MAX_CREATES_PER_MINUTE: positiveInt.optional(),
   VIDEO_QUOTA_ACCOUNT: nonEmpty
     .max(200)
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
@@ -74,16 +80,22 @@ export function defaultVideoQuotaKey(videoBaseUrl: string): string {
   }
 }
 
-/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_ACCOUNT and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
+/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_MAX_CREATES_PER_MINUTE, VIDEO_QUOTA_ACCOUNT and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
 export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSettings {
   const c = parse(admissionConfigSchema, env);
   const byModel = c.VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL ?? {};
-  if (c.VIDEO_MAX_TASKS_IN_FLIGHT === undefined && Object.keys(byModel).length === 0) return {};
+  if (
+    c.VIDEO_MAX_TASKS_IN_FLIGHT === undefined &&
+    c.VIDEO_MAX_CREATES_PER_MINUTE === undefined &&
+    Object.keys(byModel).length === 0
+  )
+    return {};
   return {
     video: {
       key: c.VIDEO_QUOTA_ACCOUNT !== undefined ? `video@${c.VIDEO_QUOTA_ACCOUNT}` : defaultVideoQuotaKey(videoBaseUrl),
       maxTasksInFlight: c.VIDEO_MAX_TASKS_IN_FLIGHT,
       byModel,
+      maxCreatesPerMinute: c.VIDEO_MAX_CREATES_PER_MINUTE,
       leaseMs: c.ADMISSION_LEASE_MS,
     },
   };

@@ -40,10 +40,18 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
 
 /** The video limits that apply to a create of `model`; undefined when none does (create at once). */
 export function videoLimitsFor(settings: VideoAdmissionSettings | undefined, model: string): GateLimits | undefined {
-  if (!settings || (settings.maxTasksInFlight === undefined && settings.byModel[model] === undefined)) return undefined;
+  if (!settings) return undefined;
+  const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel } = settings;
+  if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined)
+    return undefined;
   return {
-    capacity: settings.maxTasksInFlight ?? NO_LIMIT,
-    ...(Object.keys(settings.byModel).length > 0 ? { groups: settings.byModel } : {}),
+    capacity: maxTasksInFlight ?? NO_LIMIT,
+    ...(Object.keys(byModel).length > 0 ? { groups: byModel } : {}),
+    ...(maxCreatesPerMinute !== undefined
+      ? {
+          rate: { limit: maxCreatesPerMinute, ...(createsWindowMs !== undefined ? { windowMs: createsWindowMs } : {}) },
+        }
+      : {}),
   };
 }
 

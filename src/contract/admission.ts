@@ -27,6 +27,8 @@ export interface GateLimits {
   capacity: number;
   /** Sub-limits by group (the video model): a group at its limit waits, others go on. */
   groups?: Record<string, number>;
+  /** At most `limit` grants per sliding window (the provider's creates per minute; window 60 s by default). */
+  rate?: { limit: number; windowMs?: number };
 }
 
 /** What a requester sends: the gate stamps `enqueuedAt`. */
@@ -62,6 +64,9 @@ export interface GateSnapshot {
   pausedUntil?: number;
   refusalsInRow?: number;
   releasesSinceRefusal?: number;
+  rate?: { limit: number; windowMs: number };
+  /** The grants within the rate's window (ms epoch). */
+  recentGrants?: number[];
 }
 
 export interface AdmissionGateInput {
@@ -69,6 +74,8 @@ export interface AdmissionGateInput {
   capacity: number;
   /** Sub-limits by group (the video model); later asks may change them with their `limits`. */
   groups?: Record<string, number>;
+  /** Grants per sliding window; later asks may change it. */
+  rate?: GateLimits['rate'];
   /** How long a holder keeps a slot before the gate checks it is still running (default 10 minutes). */
   leaseMs?: number;
   /** Continue as new past this many history events (default 10,000), or when Temporal suggests it. */

@@ -268,6 +268,7 @@ describe('what the processes make of it (src/config*.ts)', () => {
         key: 'video@prod-account',
         maxTasksInFlight: 20,
         byModel: { 'model-a': 5, 'model-b': 2 },
+        maxCreatesPerMinute: 30,
         leaseMs: 900_000,
       },
     });

@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
-import { loadAdmissionConfig } from '../../src/config-admission.js';
+import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config-admission.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -62,6 +62,8 @@ export interface StackOptions {
   workerProcesses?: number;
   /** The workers' admission variables (VIDEO_MAX_TASKS_IN_FLIGHT...), for every worker of the stack. */
   admissionEnv?: Record<string, string>;
+  /** The in-process worker's admission settings instead (for what no variable sets, e.g. a short window). */
+  admission?: AdmissionSettings;
 }
 
 export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
@@ -128,7 +130,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
   // The in-process worker reads the same variables as the worker processes, with the same quota key.
-  const admission = loadAdmissionConfig(options.admissionEnv ?? {}, sandbox.videoBaseUrl);
+  const admission = options.admission ?? loadAdmissionConfig(options.admissionEnv ?? {}, sandbox.videoBaseUrl);
   const activities = createActivities({ ...clients, callbacks, admission });
   const taskQueue = `rtg-${randomUUID()}`;
   const workers: RunningWorker[] = [];

@@ -2,6 +2,7 @@
 // priority, tenant fairness and weights, leases, idempotent messages, positions, the carried snapshot.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RATE_MARGIN_MS } from '../../src/workflows/admission/gate-rate.js';
 import { GateState } from '../../src/workflows/admission/gate-state.js';
 
 const LEASE = 10_000;
@@ -249,8 +250,8 @@ describe('GateState', () => {
     for (let i = 0; i < 3; i++) {
       expect(gate.grant(now, LEASE)).toHaveLength(1);
       gate.refuse(a.requestId, now);
-      pauses.push(gate.pausedUntil - now);
-      now = gate.pausedUntil;
+      pauses.push(gate.nextGrantAt(now) - now);
+      now = gate.nextGrantAt(now);
     }
     expect(pauses).toEqual([1_000, 2_000, 4_000]);
     gate.grant(now, LEASE);
@@ -259,7 +260,7 @@ describe('GateState', () => {
     gate.acquire(b);
     gate.grant(now, LEASE);
     gate.refuse(b.requestId, now);
-    expect(gate.pausedUntil - now).toBe(1_000);
+    expect(gate.nextGrantAt(now) - now).toBe(1_000);
   });
 
   it('adopts the limits of the latest ask, and carries groups, ceiling and pause through its snapshot', () => {
@@ -272,6 +273,24 @@ describe('GateState', () => {
     const copy = new GateState(99, JSON.parse(JSON.stringify(gate.snapshot())));
     expect(copy.snapshot()).toEqual(gate.snapshot());
     expect(copy.view('k')).toMatchObject({ capacity: 3, effectiveCapacity: 1, groups: { m: 2 } });
-    expect(copy.pausedUntil).toBe(105);
+    expect(copy.nextGrantAt(0)).toBe(105);
+  });
+});
+
+describe('GateState: creates per window (VIDEO_MAX_CREATES_PER_MINUTE)', () => {
+  it('grants at most `limit` per sliding window, then reopens as the oldest grant leaves it (and the margin)', () => {
+    const gate = new GateState(10, undefined, undefined, { limit: 2, windowMs: 1_000 });
+    const reqs = Array.from({ length: 5 }, () => ask('a'));
+    for (const r of reqs) gate.acquire(r);
+    expect(gate.grant(0, LEASE)).toHaveLength(2);
+    expect(gate.grantable(500)).toBe(false);
+    expect(gate.nextGrantAt(500)).toBe(1_000 + RATE_MARGIN_MS);
+    expect(gate.grant(1_000 + RATE_MARGIN_MS - 1, LEASE)).toEqual([]);
+    expect(gate.grant(1_000 + RATE_MARGIN_MS, LEASE)).toHaveLength(2);
+    // The window survives continue-as-new.
+    const copy = new GateState(10, JSON.parse(JSON.stringify(gate.snapshot())));
+    const next = 2 * (1_000 + RATE_MARGIN_MS);
+    expect(copy.grant(next - 1, LEASE)).toEqual([]);
+    expect(copy.grant(next, LEASE)).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@
 // tasks run long has used more of it. A group (the video model) may have its own limit besides.
 // A granted request the provider refused (429) waits again at the head of its line (gate-backpressure.ts).
 import { BackPressure } from './gate-backpressure.js';
+import { RateWindow } from './gate-rate.js';
 import { grantOrder } from './gate-order.js';
 import {
   DEFAULT_FAIRNESS_KEY,
@@ -33,15 +34,18 @@ export class GateState {
   #capacity: number;
   #groups: Record<string, number>;
   readonly #pressure: BackPressure;
+  readonly #rate: RateWindow;
   private waiting: SlotRequest[];
   private readonly granted = new Map<string, HeldSlot>();
   private grants: number;
   private readonly lastServed: Map<string, number>;
 
-  constructor(capacity: number, snapshot?: GateSnapshot, groups?: Record<string, number>) {
+  constructor(capacity: number, snapshot?: GateSnapshot, groups?: Record<string, number>, rate?: GateLimits['rate']) {
     this.#capacity = atLeastOne(snapshot?.capacity ?? capacity);
     this.#groups = { ...(snapshot?.groups ?? groups ?? {}) };
     this.#pressure = new BackPressure(snapshot);
+    this.#rate = new RateWindow(snapshot);
+    if (!snapshot && rate) this.#rate.set(rate);
     this.waiting = [...(snapshot?.waiting ?? [])];
     for (const g of snapshot?.granted ?? [])
       this.granted.set(g.requestId, { priority: DEFAULT_PRIORITY, weight: 1, enqueuedAt: g.grantedAt, ...g });
@@ -58,9 +62,9 @@ export class GateState {
     return Math.min(this.#capacity, this.#pressure.ceiling ?? Infinity);
   }
 
-  /** No grant before this time (a refusal's Retry-After); 0 when none. */
-  get pausedUntil(): number {
-    return this.#pressure.pausedUntil;
+  /** No grant before this time: a refusal's Retry-After, or the rate window's reopening (`now` when free). */
+  nextGrantAt(now: number): number {
+    return Math.max(now, this.#pressure.pausedUntil, this.#rate.reopensAt(now));
   }
 
   get inFlight(): number {
@@ -71,6 +75,7 @@ export class GateState {
   setLimits(limits: GateLimits): void {
     this.#capacity = atLeastOne(limits.capacity);
     this.#groups = Object.fromEntries(Object.entries(limits.groups ?? {}).map(([g, n]) => [g, atLeastOne(n)]));
+    this.#rate.set(limits.rate);
   }
 
   /**
@@ -149,13 +154,13 @@ export class GateState {
 
   /** Whether `grant` would grant anything at `now` (a group at its limit may still make it grant nothing). */
   grantable(now: number): boolean {
-    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && now >= this.pausedUntil;
+    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && this.nextGrantAt(now) <= now;
   }
 
   /** Grants the free slots by the rules above; returns the new grants, each to be signalled to its run. */
   grant(now: number, leaseUntil: number): GrantedSlot[] {
-    const free = this.effectiveCapacity - this.granted.size;
-    if (free <= 0 || this.waiting.length === 0 || now < this.pausedUntil) return [];
+    const free = Math.min(this.effectiveCapacity - this.granted.size, this.#rate.room(now));
+    if (free <= 0 || this.waiting.length === 0 || this.nextGrantAt(now) > now) return [];
     const heldByGroup = new Map<string, number>();
     for (const g of this.granted.values())
       if (g.group !== undefined) heldByGroup.set(g.group, (heldByGroup.get(g.group) ?? 0) + 1);
@@ -173,6 +178,7 @@ export class GateState {
     this.waiting = this.waiting.filter((w) => !ids.has(w.requestId));
     return chosen.map((r) => {
       this.lastServed.set(r.fairnessKey, this.grants++);
+      this.#rate.record(now);
       const slot: HeldSlot = {
         requestId: r.requestId,
         workflowId: r.workflowId,
@@ -217,6 +223,7 @@ export class GateState {
       lastServed: Object.fromEntries([...this.lastServed].filter(([t]) => active.has(t))),
       ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
       ...this.#pressure.snapshot(),
+      ...this.#rate.snapshot(),
     };
   }
 

@@ -39,7 +39,7 @@ export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
   const maxEvents = input.maxHistoryEvents ?? DEFAULT_MAX_HISTORY_EVENTS;
-  const gate = new GateState(input.capacity, input.state, input.groups);
+  const gate = new GateState(input.capacity, input.state, input.groups, input.rate);
   let signalsInFlight = 0;
   /** The deadline of the lease timer running, if any, and whether a lease timer has fired since the last look. */
   let timerAt: number | undefined;
@@ -79,17 +79,18 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     });
   };
 
-  /** A refusal's Retry-After: one timer to its end, so that the waiting requests are granted then. */
+  /** A pause (a refusal's Retry-After, or a full rate window) with waiting requests: one timer to its end. */
   let pauseTimerAt = 0;
   let pauseOver = false;
+  const pausedUntil = () => (gate.waitingCount > 0 ? gate.nextGrantAt(Date.now()) : 0);
   const armPauseTimer = (): void => {
-    const until = gate.pausedUntil;
+    const until = pausedUntil();
     if (until <= Date.now() || until === pauseTimerAt) return;
     pauseTimerAt = until;
     void sleep(until - Date.now()).then(() => void (pauseOver = true));
   };
-  /** A refusal set a pause that no timer ends yet. */
-  const armsPending = () => gate.pausedUntil > Date.now() && gate.pausedUntil !== pauseTimerAt;
+  /** A pause began that no timer ends yet. */
+  const armsPending = () => pausedUntil() > Date.now() && pausedUntil() !== pauseTimerAt;
 
   const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents;
 

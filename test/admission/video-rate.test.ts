@@ -1,0 +1,53 @@
+// The provider's cap on creates per minute (issue 26), with a 2 s window so that the test is short: the
+// worker caps creates at 2 per window, against a sandbox that refuses a third one within its own window.
+// The gate counts each grant for the window plus a margin (gate-rate.ts), which covers the time from a
+// grant to its create reaching the provider.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { testClient } from '../support/temporal.js';
+
+const WINDOW_MS = 2_000;
+let stack: Stack;
+withStack(
+  {
+    admission: {
+      video: { key: `video@rate-${randomUUID()}`, byModel: {}, maxCreatesPerMinute: 2, createsWindowMs: WINDOW_MS },
+    },
+  },
+  (s) => (stack = s),
+);
+
+describe('VIDEO_MAX_CREATES_PER_MINUTE', () => {
+  it('6 jobs at once: all succeed, never more than 2 creates in a window, no 429', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ videoMaxCreatesPerMinute: 2, quotaWindowMs: WINDOW_MS });
+    const run = randomUUID().slice(0, 8);
+    stack.sandbox.setVideoOutcome({ promptIncludes: run }, 'succeeded', 200);
+    const handles = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        stack.start({
+          task: { model: 'video-model-1', content: [{ type: 'text', text: `rate ${run} ${i}` }], duration: 5 },
+          timing: fastTiming,
+        }),
+      ),
+    );
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
+    expect(stack.sandbox.quotaStats().video).toMatchObject({ admitted: 6, refused: 0 });
+    const creates = stack.sandbox
+      .requests()
+      .filter((r) => r.operation === 'video.create')
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
+    expect(creates).toHaveLength(6);
+    // Any three creates span more than the window: the third of a window waited for the first to leave it.
+    for (let i = 2; i < creates.length; i++) expect(creates[i]! - creates[i - 2]!).toBeGreaterThan(WINDOW_MS);
+    // A create is never retried by the retry policy: a refusal, had there been one, is an answer.
+    const client = await testClient();
+    for (const h of handles) {
+      const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
+      expect(events.every((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) === 1)).toBe(true);
+    }
+  });
+});
