@@ -17,7 +17,7 @@ import { releaseSlot, SlotGrants } from './admission/requester.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
-import { countedAmbiguity } from './job-metrics.js';
+import { countedAmbiguity, countQuotaRefusal, recordAdmissionWait } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
@@ -131,6 +131,8 @@ export async function createVideoTaskOnce(
       return { task, deadline };
     }
     if ('taskId' in outcome) {
+      const admission = run.progress.admission;
+      if (admission) recordAdmissionWait(admission.quotaKey, admission.waitingSince);
       run.setTaskId(outcome.taskId);
       task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
       return { task, deadline };
@@ -138,6 +140,7 @@ export async function createVideoTaskOnce(
     // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.
     task.apply({ type: 'queued' });
     const slot = 'queued' in outcome ? outcome.queued : outcome.refused;
+    if ('refused' in outcome) countQuotaRefusal(slot.key);
     run.waitForQuota(slot, 'refused' in outcome ? outcome.refused.message : undefined);
     grants ??= new SlotGrants(); // a grant that came before is buffered until then
     lastGrant = await grantOf(job, run, grants, slot, lastGrant);

@@ -8,6 +8,8 @@ export const JOB_METRIC_NAMES = {
   jobs: 'rtg_jobs_total',
   stageDuration: 'rtg_job_stage_duration_seconds',
   ambiguousSubmits: 'rtg_ambiguous_submits_total',
+  admissionWait: 'rtg_admission_wait_seconds',
+  admissionRefusals: 'rtg_admission_refusals_total',
 } as const;
 
 // Created on first use: a workflow module is evaluated once per worker thread (preloaded), and a meter
@@ -17,6 +19,8 @@ let meters:
       jobs: ReturnType<typeof metricMeter.createCounter>;
       stage: ReturnType<typeof metricMeter.createHistogram>;
       ambiguous: ReturnType<typeof metricMeter.createCounter>;
+      admissionWait: ReturnType<typeof metricMeter.createHistogram>;
+      refusals: ReturnType<typeof metricMeter.createCounter>;
     }
   | undefined;
 
@@ -33,6 +37,17 @@ function jobMeters() {
       'rtg_ambiguous_submits',
       '',
       'Submits and creates answered ambiguously, by kind and how the run resolved them',
+    ),
+    admissionWait: metricMeter.createHistogram(
+      JOB_METRIC_NAMES.admissionWait,
+      'float',
+      '',
+      "Time a job waited for a slot of the provider's quota, from its first ask to the create sent",
+    ),
+    refusals: metricMeter.createCounter(
+      'rtg_admission_refusals',
+      '',
+      'Granted creates the provider refused for its quota (429): each sent the job back to waiting',
     ),
   };
   return meters;
@@ -61,4 +76,14 @@ export async function countedAmbiguity<D>(kind: 'review' | 'video', decision: Pr
       jobMeters().ambiguous.add(1, { kind, resolution: 'unconfirmed' });
     throw err;
   }
+}
+
+/** A job's create went out after waiting for a slot of `quotaKey` since `since` (workflow time, epoch ms). */
+export function recordAdmissionWait(quotaKey: string, since: number): void {
+  jobMeters().admissionWait.record(Math.max(Date.now() - since, 0) / 1000, { quota_key: quotaKey });
+}
+
+/** The provider refused a granted create for its quota (429). */
+export function countQuotaRefusal(quotaKey: string): void {
+  jobMeters().refusals.add(1, { quota_key: quotaKey, service: 'video' });
 }

@@ -30,6 +30,7 @@ import {
   type AdmissionGateInput,
   type GrantedSlot,
 } from '../../contract/admission.js';
+import { reportGate } from './gate-metrics.js';
 import { GateState } from './gate-state.js';
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
@@ -45,12 +46,18 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   let timerAt: number | undefined;
   let timerFired = false;
 
+  /** A message changed what the gate holds or waits for: the loop reports it (metrics) even if it grants nothing. */
+  let changed = false;
   setHandler(acquireSlotSignal, ({ limits, ...ask }) => {
     if (limits) gate.setLimits(limits);
-    gate.acquire({ ...ask, enqueuedAt: Date.now() });
+    changed = gate.acquire({ ...ask, enqueuedAt: Date.now() }) || changed;
   });
-  setHandler(slotRefusedSignal, ({ requestId, retryAfterMs }) => void gate.refuse(requestId, Date.now(), retryAfterMs));
-  setHandler(releaseSlotSignal, ({ requestId }) => void gate.release(requestId));
+  setHandler(slotRefusedSignal, ({ requestId, retryAfterMs }) => {
+    changed = gate.refuse(requestId, Date.now(), retryAfterMs) || changed;
+  });
+  setHandler(releaseSlotSignal, ({ requestId }) => {
+    changed = gate.release(requestId) || changed;
+  });
   setHandler(renewSlotSignal, ({ requestId }) => void gate.renew(requestId, Date.now() + leaseMs));
   setHandler(gateStateQuery, () => gate.view(input.key));
   setHandler(slotPositionQuery, (requestId) => gate.position(requestId));
@@ -98,9 +105,10 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     armLeaseTimer();
     armPauseTimer();
     await condition(
-      () => gate.grantable(Date.now()) || timerFired || pauseOver || shouldContinueAsNew() || armsPending(),
+      () => gate.grantable(Date.now()) || changed || timerFired || pauseOver || shouldContinueAsNew() || armsPending(),
     );
     pauseOver = false;
+    changed = false;
     const now = Date.now();
     if (timerFired) {
       timerFired = false;
@@ -111,6 +119,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
       }
     }
     for (const slot of gate.grant(now, now + leaseMs)) tell(slot);
+    reportGate(gate.view(input.key));
   }
   await condition(() => signalsInFlight === 0 && allHandlersFinished());
   await continueAsNew<typeof AdmissionGate>({ ...input, state: gate.snapshot() });
