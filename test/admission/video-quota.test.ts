@@ -152,6 +152,28 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect((await gateView()).inFlight).toBe(0);
   });
 
+  it("tenant A's 40 waiting jobs do not starve tenant B's 4: B takes every other grant from its arrival", async () => {
+    stack.sandbox.reset();
+    const run = randomUUID().slice(0, 8);
+    const a = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => stack.start(textJob(`tenants ${run} A ${i}`, 300, { fairnessKey: 'A' }))),
+    );
+    await until(async () => ((await gateView().catch(() => undefined))?.waiting ?? 0) >= 30, "A's jobs to queue");
+    const createdBefore = createdOrder().length;
+    const b = [];
+    for (let i = 0; i < 4; i++) {
+      const h = await stack.start(textJob(`tenants ${run} B ${i}`, 300, { fairnessKey: 'B' }));
+      await until(async () => (await stageOf(h)) !== 'reviewing', `B's job ${i} to ask`);
+      b.push(h);
+    }
+    await Promise.all([...a, ...b].map((h) => h.result()));
+    // From B's first ask, at most one slot was free to A before each of B's jobs (capacity 2, equal shares).
+    const after = createdOrder()
+      .slice(createdBefore)
+      .map((body) => (body.includes(' B ') ? 'B' : 'A'));
+    expect(after.slice(0, 4 + 4 + 2).filter((t) => t === 'B')).toHaveLength(4);
+  });
+
   it('a job that waits longer than timing.admissionTimeoutMs fails AdmissionTimedOut, nothing created, its request withdrawn', async () => {
     stack.sandbox.reset();
     const run = randomUUID().slice(0, 8);
