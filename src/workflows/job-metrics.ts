@@ -3,6 +3,7 @@
 // event. The SDK adds `namespace`, `task_queue` and `workflow_type` to each; our labels are bounded (no id).
 import { ApplicationFailure, metricMeter } from '@temporalio/workflow';
 import { FailureType } from '../model/failure-types.js';
+import { onFirstUse } from './metric-meters.js';
 
 export const JOB_METRIC_NAMES = {
   jobs: 'rtg_jobs_total',
@@ -12,46 +13,31 @@ export const JOB_METRIC_NAMES = {
   admissionRefusals: 'rtg_admission_refusals_total',
 } as const;
 
-// Created on first use: a workflow module is evaluated once per worker thread (preloaded), and a meter
-// call outside a workflow context would throw.
-let meters:
-  | {
-      jobs: ReturnType<typeof metricMeter.createCounter>;
-      stage: ReturnType<typeof metricMeter.createHistogram>;
-      ambiguous: ReturnType<typeof metricMeter.createCounter>;
-      admissionWait: ReturnType<typeof metricMeter.createHistogram>;
-      refusals: ReturnType<typeof metricMeter.createCounter>;
-    }
-  | undefined;
-
-function jobMeters() {
-  meters ??= {
-    jobs: metricMeter.createCounter('rtg_jobs', '', 'Jobs ended, by outcome and failure type'),
-    stage: metricMeter.createHistogram(
-      JOB_METRIC_NAMES.stageDuration,
-      'float',
-      '',
-      'Time a job spent in review (submit to verdict) and in generation (create to final state)',
-    ),
-    ambiguous: metricMeter.createCounter(
-      'rtg_ambiguous_submits',
-      '',
-      'Submits and creates answered ambiguously, by kind and how the run resolved them',
-    ),
-    admissionWait: metricMeter.createHistogram(
-      JOB_METRIC_NAMES.admissionWait,
-      'float',
-      '',
-      "Time a job waited for a slot of the provider's quota, from its first ask to the create sent",
-    ),
-    refusals: metricMeter.createCounter(
-      'rtg_admission_refusals',
-      '',
-      'Granted creates the provider refused for its quota (429): each sent the job back to waiting',
-    ),
-  };
-  return meters;
-}
+const jobMeters = onFirstUse(() => ({
+  jobs: metricMeter.createCounter('rtg_jobs', '', 'Jobs ended, by outcome and failure type'),
+  stage: metricMeter.createHistogram(
+    JOB_METRIC_NAMES.stageDuration,
+    'float',
+    '',
+    'Time a job spent in review (submit to verdict) and in generation (create to final state)',
+  ),
+  ambiguous: metricMeter.createCounter(
+    'rtg_ambiguous_submits',
+    '',
+    'Submits and creates answered ambiguously, by kind and how the run resolved them',
+  ),
+  admissionWait: metricMeter.createHistogram(
+    JOB_METRIC_NAMES.admissionWait,
+    'float',
+    '',
+    "Time a job waited for a slot of the provider's quota, from its first ask to the create sent",
+  ),
+  refusals: metricMeter.createCounter(
+    'rtg_admission_refusals',
+    '',
+    'Granted creates the provider refused for its quota (429): each sent the job back to waiting',
+  ),
+}));
 
 export type JobOutcome = 'succeeded' | 'failed' | 'cancelled';
 

@@ -8,6 +8,7 @@ import type { RetryPolicy } from '@temporalio/common';
 import { defineQuery, metricMeter, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { attemptOf, type DeliveryInput, type NotifyActivities } from '../contract/notify.js';
 import type { NotificationProgress } from '../model/notify.js';
+import { onFirstUse } from './metric-meters.js';
 
 export const notificationProgressQuery = defineQuery<NotificationProgress>('progress');
 
@@ -30,24 +31,15 @@ export const NOTIFICATION_METRIC_NAMES = {
   latency: 'rtg_notification_latency_seconds',
 } as const;
 
-let meters:
-  | {
-      ended: ReturnType<typeof metricMeter.createCounter>;
-      latency: ReturnType<typeof metricMeter.createHistogram>;
-    }
-  | undefined;
-function notificationMeters() {
-  meters ??= {
-    ended: metricMeter.createCounter('rtg_notifications', '', 'Notifications ended, by event and outcome'),
-    latency: metricMeter.createHistogram(
-      NOTIFICATION_METRIC_NAMES.latency,
-      'float',
-      '',
-      'From the event (workflow time) to the 2xx of its notification',
-    ),
-  };
-  return meters;
-}
+const notificationMeters = onFirstUse(() => ({
+  ended: metricMeter.createCounter('rtg_notifications', '', 'Notifications ended, by event and outcome'),
+  latency: metricMeter.createHistogram(
+    NOTIFICATION_METRIC_NAMES.latency,
+    'float',
+    '',
+    'From the event (workflow time) to the 2xx of its notification',
+  ),
+}));
 
 /** The message of the last attempt's failure, found along the chain of causes. */
 function lastAttemptError(err: unknown): string {

@@ -42,6 +42,15 @@ async function gateView() {
 async function stageOf(h: { query: (q: typeof progressQuery) => Promise<{ stage: string }> }) {
   return (await h.query(progressQuery)).stage;
 }
+/** Two jobs whose tasks run for a minute, once both generate: every slot of the quota is held. */
+async function holdBothSlots(run: string) {
+  const holders = [
+    await stack.start(textJob(`hold ${run} a`, 60_000)),
+    await stack.start(textJob(`hold ${run} b`, 60_000)),
+  ];
+  for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+  return holders;
+}
 const createdOrder = () =>
   stack.sandbox
     .videoTasks()
@@ -107,11 +116,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
   it('grants the next slot to a priority-1 job before priority-3 jobs that waited longer', async () => {
     stack.sandbox.reset();
     const run = randomUUID().slice(0, 8);
-    const holders = [
-      await stack.start(textJob(`hold ${run} a`, 60_000)),
-      await stack.start(textJob(`hold ${run} b`, 60_000)),
-    ];
-    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    const holders = await holdBothSlots(run);
     const waiting = [];
     for (const [i, priority] of [3, 3, 3, 1].entries()) {
       const h = await stack.start(textJob(`prio ${run} ${i} p${priority}`, 500, { priority }));
@@ -177,11 +182,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
   it('a job that waits longer than timing.admissionTimeoutMs fails AdmissionTimedOut, nothing created, its request withdrawn', async () => {
     stack.sandbox.reset();
     const run = randomUUID().slice(0, 8);
-    const holders = [
-      await stack.start(textJob(`hold ${run} a`, 60_000)),
-      await stack.start(textJob(`hold ${run} b`, 60_000)),
-    ];
-    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    const holders = await holdBothSlots(run);
     const late = await stack.start(
       textJob(`late ${run}`, 500, { timing: { ...fastTiming, admissionTimeoutMs: 1_000 } }),
     );
@@ -226,11 +227,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     // The terminated run's task still runs at the provider: let it, so that only the gate decides.
     stack.sandbox.setQuotas({ videoMaxTasksInFlight: null });
     const run = randomUUID().slice(0, 8);
-    const holders = [
-      await stack.start(textJob(`hold ${run} a`, 60_000)),
-      await stack.start(textJob(`hold ${run} b`, 60_000)),
-    ];
-    for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
+    const holders = await holdBothSlots(run);
     await holders[0]!.terminate('test: a holder vanishes without giving its slot back');
     const next = await stack.start(textJob(`after-terminate ${run}`, 200));
     // Both slots are held, one by a run that is gone: the next job waits until the lease check frees it.

@@ -4,6 +4,7 @@
 // ids are unbounded): `review-video quota` shows it from the gate's `gateState` query.
 import { metricMeter } from '@temporalio/workflow';
 import type { GateStateView } from '../../contract/admission.js';
+import { onFirstUse } from '../metric-meters.js';
 
 export const GATE_METRIC_NAMES = {
   capacity: 'rtg_admission_capacity',
@@ -11,27 +12,20 @@ export const GATE_METRIC_NAMES = {
   waiting: 'rtg_admission_waiting',
 } as const;
 
-// Created on first use: a meter call outside a workflow context would throw (the module is preloaded).
-let gauges:
-  | {
-      capacity: ReturnType<typeof metricMeter.createGauge>;
-      inFlight: ReturnType<typeof metricMeter.createGauge>;
-      waiting: ReturnType<typeof metricMeter.createGauge>;
-    }
-  | undefined;
+const gateGauges = onFirstUse(() => ({
+  capacity: metricMeter.createGauge(
+    GATE_METRIC_NAMES.capacity,
+    'int',
+    '',
+    'Slots of a provider quota: configured, and effective (lower after a 429 until tasks end)',
+  ),
+  inFlight: metricMeter.createGauge(GATE_METRIC_NAMES.inFlight, 'int', '', 'Slots of a provider quota held'),
+  waiting: metricMeter.createGauge(GATE_METRIC_NAMES.waiting, 'int', '', 'Jobs waiting for a slot, by priority'),
+}));
 
 /** Sets the gate's gauges from its state (after each round of grants). */
 export function reportGate(view: GateStateView): void {
-  gauges ??= {
-    capacity: metricMeter.createGauge(
-      GATE_METRIC_NAMES.capacity,
-      'int',
-      '',
-      'Slots of a provider quota: configured, and effective (lower after a 429 until tasks end)',
-    ),
-    inFlight: metricMeter.createGauge(GATE_METRIC_NAMES.inFlight, 'int', '', 'Slots of a provider quota held'),
-    waiting: metricMeter.createGauge(GATE_METRIC_NAMES.waiting, 'int', '', 'Jobs waiting for a slot, by priority'),
-  };
+  const gauges = gateGauges();
   const key = { quota_key: view.key };
   gauges.capacity.set(view.capacity, { ...key, kind: 'configured' });
   gauges.capacity.set(view.effectiveCapacity, { ...key, kind: 'effective' });
