@@ -179,18 +179,7 @@ export class GateState {
     return chosen.map((r) => {
       this.lastServed.set(r.fairnessKey, this.grants++);
       this.#rate.record(now);
-      const slot: HeldSlot = {
-        requestId: r.requestId,
-        workflowId: r.workflowId,
-        runId: r.runId,
-        fairnessKey: r.fairnessKey,
-        ...(r.group !== undefined ? { group: r.group } : {}),
-        grantedAt: now,
-        leaseUntil,
-        priority: r.priority,
-        weight: r.weight,
-        enqueuedAt: r.enqueuedAt,
-      };
+      const slot: HeldSlot = { ...r, grantedAt: now, leaseUntil };
       this.granted.set(r.requestId, slot);
       return slotView(slot);
     });
