@@ -22,6 +22,8 @@ export interface VideoAdmissionSettings {
   createsWindowMs?: number | undefined;
   /** How long a slot is held before the gate checks its run still exists (ms). */
   leaseMs?: number | undefined;
+  /** Tenants' weights (fairnessKey → weight, default 1): a weight-2 tenant holds twice the slots. */
+  tenantWeights?: Record<string, number> | undefined;
 }
 
 export interface AdmissionSettings {
@@ -32,37 +34,54 @@ const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
 
 /** `model-a:5,model-b:2` → `{ 'model-a': 5, 'model-b': 2 }`; the problem as a message, naming the entry. */
 export function parseModelLimits(text: string): Record<string, number> | string {
-  const limits: Record<string, number> = {};
+  return parseNamedNumbers(text, 'model', 'limit', (n) => Number.isInteger(n) && n >= 1, 'a whole limit of at least 1');
+}
+
+/** `tenant-a:2,tenant-b:0.5` → weights between 0.001 and 1000 (Temporal's range for fairness weights). */
+export function parseTenantWeights(text: string): Record<string, number> | string {
+  return parseNamedNumbers(text, 'tenant', 'weight', (n) => n >= 0.001 && n <= 1000, 'a weight from 0.001 to 1000');
+}
+
+function parseNamedNumbers(
+  text: string,
+  name: string,
+  value: string,
+  valid: (n: number) => boolean,
+  rule: string,
+): Record<string, number> | string {
+  const parsed: Record<string, number> = {};
   for (const [i, entry] of text.split(',').entries()) {
     const at = entry.lastIndexOf(':');
-    const model = entry.slice(0, at).trim();
+    const key = entry.slice(0, at).trim();
     const n = Number(entry.slice(at + 1).trim());
-    if (at <= 0 || model === '') return `entry ${i + 1} must be model:limit (model-a:5,model-b:2)`;
-    if (!Number.isInteger(n) || n < 1) return `entry ${i + 1} (${model}) must have a whole limit of at least 1`;
-    if (model in limits) return `entry ${i + 1} repeats the model ${model}`;
-    limits[model] = n;
+    if (at <= 0 || key === '') return `entry ${i + 1} must be ${name}:${value} (${name}-a:5,${name}-b:2)`;
+    if (!Number.isFinite(n) || !valid(n)) return `entry ${i + 1} (${key}) must have ${rule}`;
+    if (key in parsed) return `entry ${i + 1} repeats the ${name} ${key}`;
+    parsed[key] = n;
   }
-  return limits;
+  return parsed;
 }
+
+/** A zod transform of one such list, its problem reported on the variable. */
+const namedNumbers = (parse: (text: string) => Record<string, number> | string) =>
+  z.string().transform((text, ctx) => {
+    const parsed = parse(text);
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  });
 
 export const admissionConfigSchema = z.object({
   VIDEO_MAX_TASKS_IN_FLIGHT: positiveInt.optional(),
-  VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: z
-    .string()
-    .transform((text, ctx) => {
-      const limits = parseModelLimits(text);
-      if (typeof limits === 'string') {
-        ctx.addIssue({ code: 'custom', message: limits });
-        return z.NEVER;
-      }
-      return limits;
-    })
-    .optional(),
+  VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: namedNumbers(parseModelLimits).optional(),
   VIDEO_MAX_CREATES_PER_MINUTE: positiveInt.optional(),
   VIDEO_QUOTA_ACCOUNT: nonEmpty
     .max(200)
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
     .optional(),
+  ADMISSION_TENANT_WEIGHTS: namedNumbers(parseTenantWeights).optional(),
   ADMISSION_LEASE_MS: z.coerce
     .number()
     .int()
@@ -97,6 +116,7 @@ export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSe
       byModel,
       maxCreatesPerMinute: c.VIDEO_MAX_CREATES_PER_MINUTE,
       leaseMs: c.ADMISSION_LEASE_MS,
+      tenantWeights: c.ADMISSION_TENANT_WEIGHTS,
     },
   };
 }

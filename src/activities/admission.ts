@@ -77,6 +77,9 @@ export async function askForVideoSlot(
     runId,
     ...(ask.priority !== undefined ? { priority: ask.priority } : {}),
     ...(ask.fairnessKey !== undefined ? { fairnessKey: ask.fairnessKey } : {}),
+    ...(ask.fairnessKey !== undefined && settings.tenantWeights?.[ask.fairnessKey] !== undefined
+      ? { weight: settings.tenantWeights[ask.fairnessKey] }
+      : {}),
     ...(settings.byModel[model] !== undefined ? { group: model } : {}),
     limits,
   });

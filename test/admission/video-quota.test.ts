@@ -19,7 +19,14 @@ import { until } from '../support/until.js';
 
 let stack: Stack;
 withStack(
-  { workerProcesses: 1, admissionEnv: { VIDEO_MAX_TASKS_IN_FLIGHT: '2', ADMISSION_LEASE_MS: '5000' } },
+  {
+    workerProcesses: 1,
+    admissionEnv: {
+      VIDEO_MAX_TASKS_IN_FLIGHT: '2',
+      ADMISSION_LEASE_MS: '5000',
+      ADMISSION_TENANT_WEIGHTS: 'tenant-a:2',
+    },
+  },
   (s) => (stack = s),
 );
 
@@ -195,7 +202,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     await until(async () => (await gateView()).inFlight === 0, 'the holders to give their slots back');
   });
 
-  it("passes the job's priority and tenant to Temporal's task-queue priority and fairness, and to the gate", async () => {
+  it("passes the job's priority and tenant to Temporal's task-queue priority and fairness, and to the gate with the tenant's weight", async () => {
     const client = await testClient();
     const run = randomUUID().slice(0, 8);
     const job = await startReviewThenGenerate(client, {
@@ -218,7 +225,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       .filter((a) => a?.signalName === 'acquireSlot')
       .map((a) => JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as Record<string, unknown>);
     expect(asks.filter((a) => a.workflowId === job.workflowId)).toEqual([
-      expect.objectContaining({ priority: 1, fairnessKey: 'tenant-a' }),
+      expect.objectContaining({ priority: 1, fairnessKey: 'tenant-a', weight: 2 }),
     ]);
   });
 

@@ -270,6 +270,7 @@ describe('what the processes make of it (src/config*.ts)', () => {
         byModel: { 'model-a': 5, 'model-b': 2 },
         maxCreatesPerMinute: 30,
         leaseMs: 900_000,
+        tenantWeights: { enterprise: 4, free: 0.5 },
       },
     });
     expect(loadAdmissionConfig(envs('default').worker, 'https://video.example.com')).toEqual({});

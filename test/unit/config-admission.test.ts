@@ -41,6 +41,16 @@ describe('loadAdmissionConfig', () => {
     expect(() => loadAdmissionConfig(env, base)).toThrow(message);
   });
 
+  it('reads tenant weights, and refuses one outside 0.001 to 1000', () => {
+    expect(
+      loadAdmissionConfig({ VIDEO_MAX_TASKS_IN_FLIGHT: '4', ADMISSION_TENANT_WEIGHTS: 'big:2.5, small:0.5' }, base)
+        .video?.tenantWeights,
+    ).toEqual({ big: 2.5, small: 0.5 });
+    expect(() =>
+      loadAdmissionConfig({ VIDEO_MAX_TASKS_IN_FLIGHT: '4', ADMISSION_TENANT_WEIGHTS: 'a:0' }, base),
+    ).toThrow(/ADMISSION_TENANT_WEIGHTS entry 1 \(a\) must have a weight from 0.001 to 1000/);
+  });
+
   it('reads model names with colons in them by their last colon', () => {
     expect(parseModelLimits('vendor:model-x:3')).toEqual({ 'vendor:model-x': 3 });
   });
