@@ -131,8 +131,8 @@ export async function createVideoTaskOnce(
       return { task, deadline };
     }
     if ('taskId' in outcome) {
-      const admission = run.progress.admission;
-      if (admission) recordAdmissionWait(admission.quotaKey, admission.waitingSince);
+      const waited = run.progress.admission;
+      if (waited) recordAdmissionWait(waited.quotaKey, waited.waitingSince);
       run.setTaskId(outcome.taskId);
       task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
       return { task, deadline };
@@ -142,7 +142,7 @@ export async function createVideoTaskOnce(
     const slot = 'queued' in outcome ? outcome.queued : outcome.refused;
     if ('refused' in outcome) countQuotaRefusal(slot.key);
     run.waitForQuota(slot, 'refused' in outcome ? outcome.refused.message : undefined);
-    grants ??= new SlotGrants(); // a grant that came before is buffered until then
+    grants ??= new SlotGrants(); // a grant that came first is buffered by the SDK until then
     lastGrant = await grantOf(job, run, grants, slot, lastGrant);
     admission.granted = true;
     deadline = Date.now() + job.timing.generationTimeoutMs;
@@ -151,7 +151,7 @@ export async function createVideoTaskOnce(
   }
 }
 
-/** Waits for a grant newer than `after`; past the job's admissionTimeoutMs, withdraws and fails AdmissionTimedOut. */
+/** Waits for a grant newer than `after`; past timing.admissionTimeoutMs, AdmissionTimedOut (then withdrawn). */
 async function grantOf(
   job: ReviewThenGenerateJob,
   run: RunState,
