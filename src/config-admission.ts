@@ -5,6 +5,7 @@
 // key's AdmissionGate for a slot first (src/activities/admission.ts).
 import { z } from 'zod';
 import { ConfigError, nonEmpty, parse } from './config.js';
+import type { TenantBudget } from './contract/admission.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,6 +25,8 @@ export interface VideoAdmissionSettings {
   leaseMs?: number | undefined;
   /** Tenants' weights (fairnessKey → weight, default 1): a weight-2 tenant holds twice the slots. */
   tenantWeights?: Record<string, number> | undefined;
+  /** Daily budgets by tenant (fairnessKey): tasks and seconds of video per UTC day. */
+  budgets?: Record<string, TenantBudget> | undefined;
 }
 
 export interface AdmissionSettings {
@@ -35,6 +38,17 @@ const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
 /** `model-a:5,model-b:2` → `{ 'model-a': 5, 'model-b': 2 }`; the problem as a message, naming the entry. */
 export function parseModelLimits(text: string): Record<string, number> | string {
   return parseNamedNumbers(text, 'model', 'limit', (n) => Number.isInteger(n) && n >= 1, 'a whole limit of at least 1');
+}
+
+/** `tenant-a:500,tenant-b:20` → whole budgets of at least 1 (tasks, or seconds of video, per UTC day). */
+export function parseTenantBudgets(text: string): Record<string, number> | string {
+  return parseNamedNumbers(
+    text,
+    'tenant',
+    'budget',
+    (n) => Number.isInteger(n) && n >= 1,
+    'a whole budget of at least 1',
+  );
 }
 
 /** `tenant-a:2,tenant-b:0.5` → weights between 0.001 and 1000 (Temporal's range for fairness weights). */
@@ -82,6 +96,8 @@ export const admissionConfigSchema = z.object({
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
     .optional(),
   ADMISSION_TENANT_WEIGHTS: namedNumbers(parseTenantWeights).optional(),
+  VIDEO_DAILY_TASKS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
+  VIDEO_DAILY_SECONDS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
   ADMISSION_LEASE_MS: z.coerce
     .number()
     .int()
@@ -103,10 +119,15 @@ export function defaultVideoQuotaKey(videoBaseUrl: string): string {
 export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSettings {
   const c = parse(admissionConfigSchema, env);
   const byModel = c.VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL ?? {};
+  const budgets: Record<string, TenantBudget> = {};
+  for (const [tenant, tasks] of Object.entries(c.VIDEO_DAILY_TASKS_BY_TENANT ?? {})) budgets[tenant] = { tasks };
+  for (const [tenant, seconds] of Object.entries(c.VIDEO_DAILY_SECONDS_BY_TENANT ?? {}))
+    budgets[tenant] = { ...budgets[tenant], seconds };
   if (
     c.VIDEO_MAX_TASKS_IN_FLIGHT === undefined &&
     c.VIDEO_MAX_CREATES_PER_MINUTE === undefined &&
-    Object.keys(byModel).length === 0
+    Object.keys(byModel).length === 0 &&
+    Object.keys(budgets).length === 0
   )
     return {};
   return {
@@ -117,6 +138,7 @@ export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSe
       maxCreatesPerMinute: c.VIDEO_MAX_CREATES_PER_MINUTE,
       leaseMs: c.ADMISSION_LEASE_MS,
       tenantWeights: c.ADMISSION_TENANT_WEIGHTS,
+      ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     },
   };
 }

@@ -38,11 +38,19 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
   });
 }
 
-/** The video limits that apply to a create of `model`; undefined when none does (create at once). */
-export function videoLimitsFor(settings: VideoAdmissionSettings | undefined, model: string): GateLimits | undefined {
+/**
+ * The video limits that apply to a create of `model` for `tenant`; undefined when none does (create at
+ * once): no account or model cap applies, and the tenant has no daily budget.
+ */
+export function videoLimitsFor(
+  settings: VideoAdmissionSettings | undefined,
+  model: string,
+  tenant: string | undefined,
+): GateLimits | undefined {
   if (!settings) return undefined;
-  const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel } = settings;
-  if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined)
+  const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel, budgets } = settings;
+  const budgeted = tenant !== undefined && budgets?.[tenant] !== undefined;
+  if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined && !budgeted)
     return undefined;
   return {
     capacity: maxTasksInFlight ?? NO_LIMIT,
@@ -52,6 +60,7 @@ export function videoLimitsFor(settings: VideoAdmissionSettings | undefined, mod
           rate: { limit: maxCreatesPerMinute, ...(createsWindowMs !== undefined ? { windowMs: createsWindowMs } : {}) },
         }
       : {}),
+    ...(budgets !== undefined ? { budgets } : {}),
   };
 }
 
@@ -61,6 +70,7 @@ export async function askForVideoSlot(
   limits: GateLimits,
   ask: AdmissionAsk,
   model: string,
+  seconds: number | undefined,
 ): Promise<void> {
   const ctx = Context.current();
   const run = ctx.info.workflowExecution;
@@ -81,6 +91,8 @@ export async function askForVideoSlot(
       ? { weight: settings.tenantWeights[ask.fairnessKey] }
       : {}),
     ...(settings.byModel[model] !== undefined ? { group: model } : {}),
+    ...(seconds !== undefined ? { seconds } : {}),
+    ...(ask.onBudgetExceeded !== undefined ? { onBudgetExceeded: ask.onBudgetExceeded } : {}),
     limits,
   });
 }

@@ -166,11 +166,12 @@ export function createActivities(deps: ActivityDependencies): Activities {
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome> {
       const settings = deps.admission?.video;
-      const limits = videoLimitsFor(settings, String(input.body.model));
+      const limits = videoLimitsFor(settings, String(input.body.model), input.admission?.fairnessKey);
       const ask = input.admission;
       // Where the provider's tasks in flight are limited, a create waits for its slot (holding no worker slot).
       if (settings && limits && ask && !ask.granted) {
-        await askForVideoSlot(settings, limits, ask, String(input.body.model));
+        const duration = typeof input.body.duration === 'number' ? input.body.duration : undefined;
+        await askForVideoSlot(settings, limits, ask, String(input.body.model), duration);
         return { queued: { key: settings.key, requestId: ask.requestId } };
       }
       const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);

@@ -96,6 +96,8 @@ export interface AdmissionAsk {
   fairnessKey?: string;
   /** The gate granted this request: send the create. */
   granted?: boolean;
+  /** When the tenant's daily budget is spent: wait for the next day (default), or fail BudgetExceeded. */
+  onBudgetExceeded?: 'wait' | 'fail';
 }
 
 /**

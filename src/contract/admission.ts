@@ -20,6 +20,16 @@ export interface SlotRequest {
   enqueuedAt: number;
   /** A sub-limit the request counts against besides the key's capacity (the video model), if any. */
   group?: string;
+  /** Seconds of video the task will make (the create's `duration`): what a daily budget in seconds spends. */
+  seconds?: number;
+  /** When its tenant's daily budget is spent: wait for the next day (default), or be denied (BudgetExceeded). */
+  onBudgetExceeded?: 'wait' | 'fail';
+}
+
+/** What one tenant may start per UTC day; either limit may be absent. */
+export interface TenantBudget {
+  tasks?: number;
+  seconds?: number;
 }
 
 /** The limits a gate enforces, as the worker that asks is configured (the latest ask's win). */
@@ -29,6 +39,8 @@ export interface GateLimits {
   groups?: Record<string, number>;
   /** At most `limit` grants per sliding window (the provider's creates per minute; window 60 s by default). */
   rate?: { limit: number; windowMs?: number };
+  /** Daily budgets by tenant (fairnessKey). */
+  budgets?: Record<string, TenantBudget>;
 }
 
 /** What a requester sends: the gate stamps `enqueuedAt`. */
@@ -67,6 +79,10 @@ export interface GateSnapshot {
   rate?: { limit: number; windowMs: number };
   /** The grants within the rate's window (ms epoch). */
   recentGrants?: number[];
+  budgets?: Record<string, TenantBudget>;
+  /** The UTC day (days since the epoch) `spent` counts. */
+  budgetDay?: number;
+  spent?: Record<string, { tasks: number; seconds: number }>;
 }
 
 export interface AdmissionGateInput {
@@ -96,6 +112,9 @@ export interface GateStateView {
   /** Waiting requests by priority ("1".."5"), then by tenant. */
   waitingBy: Record<string, Record<string, number>>;
   granted: GrantedSlot[];
+  /** Daily budgets by tenant, and what each has spent today (UTC). */
+  budgets?: Record<string, TenantBudget>;
+  spentToday?: Record<string, { tasks: number; seconds: number }>;
 }
 
 export interface SlotGranted {
@@ -103,6 +122,13 @@ export interface SlotGranted {
   /** When this grant was made: a grant after a refusal is a new one, a lease check repeats the old time. */
   grantedAt: number;
   leaseUntil: number;
+}
+
+/** A request the gate will not grant: its tenant's daily budget is spent and its job chose to fail. */
+export interface SlotDenied {
+  requestId: string;
+  reason: 'budget';
+  message: string;
 }
 
 /** A granted create was refused by the provider (429): the request waits again, first in its line. */
@@ -133,6 +159,8 @@ export function admissionGateId(key: string): string {
 export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
 export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
 export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
+/** Sent by the gate to the requesting run. */
+export const slotDeniedSignal = defineSignal<[SlotDenied]>('slotDenied');
 export const renewSlotSignal = defineSignal<[{ requestId: string }]>('renewSlot');
 /** Sent by the gate to the requesting run: on the grant, and again as the lease check. */
 export const slotGrantedSignal = defineSignal<[SlotGranted]>('slotGranted');

@@ -129,6 +129,13 @@ export function admissionTimedOut(
   return final(FailureType.AdmissionTimedOut, message, details);
 }
 
+export function budgetExceeded(
+  message: string,
+  details: { quotaKey: string; fairnessKey: string },
+): ApplicationFailure {
+  return final(FailureType.BudgetExceeded, message, details);
+}
+
 /** What was sent and what happened are in `message`; `details` name the stage and the requests. */
 export function submitUnconfirmed(message: string, details: Record<string, unknown>): ApplicationFailure {
   return final(FailureType.SubmitUnconfirmed, message, details);

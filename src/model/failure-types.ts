@@ -28,6 +28,11 @@ export const FailureType = {
    * than its `timing.admissionTimeoutMs`: nothing was created. Details name the quota key and the wait.
    */
   AdmissionTimedOut: 'AdmissionTimedOut',
+  /**
+   * The job's tenant (fairnessKey) has spent its daily budget (worker settings VIDEO_DAILY_*_BY_TENANT)
+   * and the job chose `onBudgetExceeded: "fail"` rather than waiting for the next day: nothing was created.
+   */
+  BudgetExceeded: 'BudgetExceeded',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -214,4 +214,7 @@ export const failureDetailsSchemas = lazy(() => ({
   [FailureType.AdmissionTimedOut]: z
     .object({ quotaKey: z.string(), waitedMs: z.number() })
     .describe('The quota key the job waited for, and how long; no task was created.'),
+  [FailureType.BudgetExceeded]: z
+    .object({ quotaKey: z.string(), fairnessKey: z.string() })
+    .describe('The quota and the tenant whose daily budget is spent; no task was created.'),
 }));

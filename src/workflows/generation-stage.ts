@@ -1,19 +1,18 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
 // resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
-import { CancellationScope, condition, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition } from '@temporalio/workflow';
 import {
-  admissionTimedOut,
   generationCancelled,
   generationExpired,
   generationFailed,
   generationTimedOut,
   isFinalVideoStatus,
   WORKING_VIDEO_STATUSES,
-  type AdmissionAsk,
   type VideoCreateOutcome,
   type VideoTaskSummary,
 } from '../contract/index.js';
-import { releaseSlot, SlotGrants } from './admission/requester.js';
+import { admissionAskOf, grantOf } from './admission/job-slot.js';
+import { SlotGrants } from './admission/requester.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
@@ -71,7 +70,7 @@ export async function createVideoTaskOnce(
 ): Promise<{ task: RemoteTask; deadline: number }> {
   const task = new RemoteTask(videoTaskRules(job));
   run.planVideoTask(task);
-  const admission: AdmissionAsk = { requestId: uuid4(), priority: job.priority, fairnessKey: job.fairnessKey };
+  const admission = admissionAskOf(job);
   let deadline = Date.now() + job.timing.generationTimeoutMs;
   let lastGrant = 0;
   let grants: SlotGrants | undefined;
@@ -149,34 +148,6 @@ export async function createVideoTaskOnce(
     run.admitted();
     task.apply({ type: 'admitted' });
   }
-}
-
-/** Waits for a grant newer than `after`; past timing.admissionTimeoutMs, AdmissionTimedOut (then withdrawn). */
-async function grantOf(
-  job: ReviewThenGenerateJob,
-  run: RunState,
-  grants: SlotGrants,
-  slot: { key: string; requestId: string },
-  after: number,
-): Promise<number> {
-  const limit = job.timing.admissionTimeoutMs;
-  const since = run.progress.admission?.waitingSince ?? Date.now();
-  const granted = await grants.waitFor(
-    slot.requestId,
-    after,
-    limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
-  );
-  if (granted !== undefined) return granted;
-  throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was created`, {
-    quotaKey: slot.key,
-    waitedMs: Date.now() - since,
-  });
-}
-
-/** Gives the run's quota slot back (or withdraws its request): the task is final, or was never made. */
-export async function releaseQuotaSlot(run: RunState): Promise<void> {
-  const slot = run.takeQuotaSlot();
-  if (slot) await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
 }
 
 /** Waits for the video task until final (callback or polling), then reads its outcome. */

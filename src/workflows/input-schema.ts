@@ -94,6 +94,8 @@ export const reviewThenGenerateInputSchema = lazy(() =>
         .max(64)
         .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
         .optional(),
+      /** When the tenant's daily budget is spent: wait for the next day (default), or fail BudgetExceeded. */
+      onBudgetExceeded: z.enum(['wait', 'fail']).optional(),
     })
     .strict(),
 );
@@ -125,6 +127,7 @@ export interface ReviewThenGenerateJob {
   priority: number;
   /** The input's, else the batch id, else `default`. */
   fairnessKey: string;
+  onBudgetExceeded: 'wait' | 'fail';
   store: boolean;
   /** `notify` with its defaults (no `url`: the worker's NOTIFY_URL); absent: the job sends no notification. */
   notify?: { url?: string; events: NotifyEvent[]; windowMs?: number };

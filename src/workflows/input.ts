@@ -173,6 +173,7 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
     notify?: NotifyOptions;
     priority?: number;
     fairnessKey?: string;
+    onBudgetExceeded?: 'wait' | 'fail';
   };
   return {
     ok: true,
@@ -192,6 +193,7 @@ export function validateReviewThenGenerateInput(input: unknown): InputValidation
       batchId: t.batchId,
       priority: t.priority ?? JOB_PRIORITY.default,
       fairnessKey: t.fairnessKey ?? t.batchId ?? DEFAULT_FAIRNESS_KEY,
+      onBudgetExceeded: t.onBudgetExceeded ?? 'wait',
       store: t.store ?? false,
       ...(t.notify
         ? {

@@ -14,14 +14,8 @@ import { formatIssues } from '../model/validation.js';
 import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure } from './failure-reading.js';
-import {
-  cancelOrphans,
-  createVideoTaskOnce,
-  releaseQuotaSlot,
-  waitForVideo,
-  watchForOrphans,
-  withAssets,
-} from './generation-stage.js';
+import { releaseQuotaSlot } from './admission/job-slot.js';
+import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
 import { JobNotifier } from './notify.js';

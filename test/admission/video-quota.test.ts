@@ -25,6 +25,7 @@ withStack(
       VIDEO_MAX_TASKS_IN_FLIGHT: '2',
       ADMISSION_LEASE_MS: '5000',
       ADMISSION_TENANT_WEIGHTS: 'tenant-a:2',
+      VIDEO_DAILY_TASKS_BY_TENANT: 'budget-t:1',
     },
   },
   (s) => (stack = s),
@@ -227,6 +228,32 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect(asks.filter((a) => a.workflowId === job.workflowId)).toEqual([
       expect.objectContaining({ priority: 1, fairnessKey: 'tenant-a', weight: 2 }),
     ]);
+  });
+
+  it("a tenant's daily budget: its second job fails BudgetExceeded if it chose to, or waits for the next day", async () => {
+    stack.sandbox.reset();
+    const run = randomUUID().slice(0, 8);
+    const first = await stack.start(textJob(`budget ${run} first`, 200, { fairnessKey: 'budget-t' }));
+    expect((await first.result()).state).toBe('succeeded');
+    const failing = await stack.start(
+      textJob(`budget ${run} failing`, 200, { fairnessKey: 'budget-t', onBudgetExceeded: 'fail' }),
+    );
+    const failure = await failureOf(failing);
+    expect(failure.type).toBe('BudgetExceeded');
+    expect(failure.details?.[0]).toMatchObject({ fairnessKey: 'budget-t' });
+    const waiting = await stack.start(textJob(`budget ${run} waiting`, 200, { fairnessKey: 'budget-t' }));
+    await until(async () => (await stageOf(waiting)) === 'waiting_for_quota', 'the job to wait for the next day');
+    // Another tenant is not held back by it.
+    const other = await stack.start(textJob(`budget ${run} other`, 200, { fairnessKey: 'other-t' }));
+    expect((await other.result()).state).toBe('succeeded');
+    expect(createdOrder().filter((b) => b.includes(`budget ${run}`))).toHaveLength(2);
+    const quota = await runCli(['quota', '--json'], { taskQueue: stack.taskQueue });
+    const gate = (JSON.parse(quota.stdout) as { gates: GateStateView[] }).gates.find(
+      (g) => g.key === defaultVideoQuotaKey(stack.sandbox.videoBaseUrl),
+    );
+    expect(gate).toMatchObject({ budgets: { 'budget-t': { tasks: 1 } }, spentToday: { 'budget-t': { tasks: 1 } } });
+    await waiting.cancel();
+    await until(async () => (await gateView()).waiting === 0, 'the cancelled job to withdraw its request');
   });
 
   it('a job terminated while it holds a slot frees it within the lease (ADMISSION_LEASE_MS=5000)', async () => {

@@ -114,6 +114,11 @@ export const GOLDEN_PATHS = {
     ends: 'AdmissionTimedOut',
     what: 'no slot of the quota within timing.admissionTimeoutMs',
   },
+  'failure-budget-exceeded': {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'BudgetExceeded',
+    what: "the tenant's daily budget spent, onBudgetExceeded: fail",
+  },
 } as const satisfies Record<string, GoldenPath>;
 
 export type GoldenPathName = keyof typeof GOLDEN_PATHS;

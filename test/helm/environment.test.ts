@@ -271,6 +271,7 @@ describe('what the processes make of it (src/config*.ts)', () => {
         maxCreatesPerMinute: 30,
         leaseMs: 900_000,
         tenantWeights: { enterprise: 4, free: 0.5 },
+        budgets: { free: { tasks: 100, seconds: 600 }, enterprise: { seconds: 36_000 } },
       },
     });
     expect(loadAdmissionConfig(envs('default').worker, 'https://video.example.com')).toEqual({});

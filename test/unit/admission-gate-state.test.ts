@@ -21,6 +21,8 @@ function ask(fairnessKey: string, o: { priority?: number; weight?: number; at?: 
   };
 }
 const tenantOf = (id: string) => id.split('-')[0];
+/** What the gate does when a lease passes and its run is gone (the check's signal fails): releases it. */
+const expireDue = (gate: GateState, at: number) => gate.dueLeases(at).map((g) => (gate.release(g.requestId), g));
 
 /** Frees the oldest held slot, then grants: the tenant of each grant, one slot freed at a time. */
 function freeOneByOne(gate: GateState, times: number, now = 1): string[] {
@@ -34,7 +36,7 @@ function freeOneByOne(gate: GateState, times: number, now = 1): string[] {
 }
 
 describe('GateState', () => {
-  it('never grants more than its capacity, and each request at most once, whatever the order of messages', () => {
+  it('never grants more than its capacity, each request at most once, and is grantable exactly when it grants', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 4 }),
@@ -48,21 +50,27 @@ describe('GateState', () => {
           { maxLength: 80 },
         ),
         (capacity, ops) => {
+          // A model limited to 1 and a tenant with a budget of 3 tasks, so that requests are held back too.
           const gate = new GateState(capacity);
+          gate.setLimits({ capacity, groups: { g: 1 }, budgets: { c: { tasks: 3 } } });
           const ids: string[] = [];
           const granted = new Set<string>();
           for (const o of ops) {
             if (o.op === 'acquire') {
-              const a = ask(o.tenant, { priority: o.p });
+              const a = ask(o.tenant, { priority: o.p, ...(o.p % 2 ? { group: 'g' } : {}) });
               ids.push(a.requestId);
               gate.acquire(a);
             } else if (o.op === 'release' && ids.length > 0) gate.release(ids[o.pick % ids.length]!);
             else if (o.op === 'grant') {
-              for (const g of gate.grant(0, LEASE)) {
+              // The gate's loop waits on grantable: it must be exactly "grant would grant something".
+              const grantable = gate.grantable(0);
+              const grants = gate.grant(0, LEASE);
+              expect(grants.length > 0).toBe(grantable);
+              for (const g of grants) {
                 expect(granted.has(g.requestId)).toBe(false);
                 granted.add(g.requestId);
               }
-            } else if (o.op === 'expire') gate.expire(o.at);
+            } else if (o.op === 'expire') expireDue(gate, o.at);
             expect(gate.inFlight).toBeLessThanOrEqual(capacity);
           }
         },
@@ -90,7 +98,7 @@ describe('GateState', () => {
     expect(gate.grant(0, LEASE)).toHaveLength(10);
     for (let i = 0; i < 4; i++) gate.acquire(ask('B'));
     expect(freeOneByOne(gate, 4)).toEqual(['B', 'B', 'B', 'B']);
-    expect(gate.view('k').waitingBy).toEqual({ '3': { A: 30 } });
+    expect(gate.view('k', 0).waitingBy).toEqual({ '3': { A: 30 } });
   });
 
   it('with capacity 2 the shares meet at once: B takes every other grant, its 4 within the next 8', () => {
@@ -129,9 +137,9 @@ describe('GateState', () => {
     gate.grant(0, LEASE);
     expect(gate.renew(b.requestId, 2 * LEASE)).toBe(true);
     expect(gate.nextLeaseExpiry()).toBe(LEASE);
-    expect(gate.expire(LEASE - 1)).toEqual([]);
+    expect(expireDue(gate, LEASE - 1)).toEqual([]);
     expect(gate.dueLeases(LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
-    expect(gate.expire(LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
+    expect(expireDue(gate, LEASE).map((g) => g.requestId)).toEqual([a.requestId]);
     expect(gate.inFlight).toBe(1);
     expect(gate.nextLeaseExpiry()).toBe(2 * LEASE);
     expect(gate.renew(a.requestId, 3 * LEASE)).toBe(false);
@@ -200,7 +208,14 @@ describe('GateState', () => {
     const reqs = [ask('a', { group: 'slow' }), ask('a', { group: 'slow' }), ask('a', { group: 'fast' }), ask('a')];
     for (const r of reqs) gate.acquire(r);
     expect(gate.grant(0, LEASE).map((g) => g.requestId)).toEqual([reqs[0], reqs[2], reqs[3]].map((r) => r!.requestId));
+    // A slot is free, but the one request waiting is held back by its group: nothing to grant, nothing to wake for.
+    expect(gate.grantable(1)).toBe(false);
     expect(gate.grant(1, LEASE)).toEqual([]);
+    const full = new GateState(1);
+    full.acquire(ask('a'));
+    full.acquire(ask('a'));
+    full.grant(0, LEASE);
+    expect(full.grantable(1)).toBe(false); // every slot held
     gate.release(reqs[0]!.requestId);
     expect(gate.grant(2, LEASE).map((g) => g.requestId)).toEqual([reqs[1]!.requestId]);
   });
@@ -272,7 +287,7 @@ describe('GateState', () => {
     gate.refuse(held, 5, 100);
     const copy = new GateState(99, JSON.parse(JSON.stringify(gate.snapshot())));
     expect(copy.snapshot()).toEqual(gate.snapshot());
-    expect(copy.view('k')).toMatchObject({ capacity: 3, effectiveCapacity: 1, groups: { m: 2 } });
+    expect(copy.view('k', 0)).toMatchObject({ capacity: 3, effectiveCapacity: 1, groups: { m: 2 } });
     expect(copy.nextGrantAt(0)).toBe(105);
   });
 });
@@ -292,5 +307,46 @@ describe('GateState: creates per window (VIDEO_MAX_CREATES_PER_MINUTE)', () => {
     const next = 2 * (1_000 + RATE_MARGIN_MS);
     expect(copy.grant(next - 1, LEASE)).toEqual([]);
     expect(copy.grant(next, LEASE)).toHaveLength(1);
+  });
+});
+
+describe('GateState: daily budgets per tenant', () => {
+  const DAY = 86_400_000;
+  const budgets = { x: { tasks: 2 }, y: { seconds: 10 } };
+
+  it("grants a tenant's budget of tasks per UTC day, then holds its requests until the next day", () => {
+    const gate = new GateState(10);
+    gate.setLimits({ capacity: 10, budgets });
+    const reqs = [ask('x'), ask('x'), ask('x'), ask('z')];
+    for (const r of reqs) gate.acquire(r);
+    const now = 5 * DAY + 1_000;
+    expect(gate.grant(now, now + LEASE).map((g) => g.requestId)).toEqual(
+      [reqs[0], reqs[3], reqs[1]].map((r) => r!.requestId),
+    );
+    expect(gate.budgetWaitUntil(now)).toBe(6 * DAY);
+    expect(gate.grantable(now)).toBe(false); // slots are free, but the one waiting request's day is spent
+    expect(gate.view('k', now).spentToday).toEqual({ x: { tasks: 2, seconds: 0 } });
+    expect(gate.grant(6 * DAY - 1, LEASE)).toEqual([]);
+    expect(gate.grant(6 * DAY, LEASE).map((g) => g.requestId)).toEqual([reqs[2]!.requestId]);
+  });
+
+  it('spends seconds of video, refunds a refused create, and denies a job that chose to fail', () => {
+    const gate = new GateState(10);
+    gate.setLimits({ capacity: 10, budgets });
+    const first = { ...ask('y'), seconds: 6 };
+    gate.acquire(first);
+    gate.grant(0, LEASE);
+    const second = { ...ask('y'), seconds: 6 };
+    const failing = { ...ask('y'), seconds: 6, onBudgetExceeded: 'fail' as const };
+    gate.acquire(second);
+    gate.acquire(failing);
+    expect(gate.deny(1).map((r) => r.requestId)).toEqual([failing.requestId]);
+    expect(gate.grant(1, LEASE)).toEqual([]); // 6 + 6 > 10
+    gate.refuse(first.requestId, 2, 0); // nothing was made: its 6 s come back
+    expect(gate.view('k', 2).spentToday).toEqual({ y: { tasks: 0, seconds: 0 } });
+    expect(gate.grant(3, LEASE).map((g) => g.requestId)).toEqual([first.requestId]);
+    // The day's record survives continue-as-new.
+    const copy = new GateState(1, JSON.parse(JSON.stringify(gate.snapshot())));
+    expect(copy.view('k', 3).spentToday).toEqual({ y: { tasks: 1, seconds: 6 } });
   });
 });

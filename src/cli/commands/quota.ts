@@ -10,7 +10,7 @@ export const QUOTA_HELP = `Usage: review-video quota [<gate workflow id>] [--jso
 
 Shows every running provider quota (the workflows admission-<key>, e.g. admission-video@video.example.com),
 or only the one named: its capacity (and the lower one a 429 taught it), tasks in flight, jobs waiting by
-priority and tenant, and the slots held. Exit 4 when the named gate does not exist.
+priority and tenant, the slots held, and each tenant's daily budget with what it spent today. Exit 4 when the named gate does not exist.
 
 Options:
   --address, --namespace Temporal frontend and namespace
@@ -62,6 +62,14 @@ export const quota: Command = async (ctx) => {
           .map(([t, n]) => `${t} ${n}`)
           .join(', ')}`,
       );
+    for (const [tenant, budget] of Object.entries(view.budgets ?? {})) {
+      const spent = view.spentToday?.[tenant] ?? { tasks: 0, seconds: 0 };
+      const parts = [
+        budget.tasks !== undefined ? `${spent.tasks} of ${budget.tasks} tasks` : undefined,
+        budget.seconds !== undefined ? `${spent.seconds} of ${budget.seconds} s of video` : undefined,
+      ];
+      ctx.out.text(`  budget of ${tenant} today (UTC): ${parts.filter(Boolean).join(', ')}`);
+    }
     for (const g of view.granted)
       ctx.out.text(
         `  held by ${g.workflowId} (${g.fairnessKey}${g.group ? `, ${g.group}` : ''}) since ${new Date(g.grantedAt).toISOString()}`,

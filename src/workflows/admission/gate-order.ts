@@ -55,3 +55,13 @@ export function* grantOrder(
     }
   }
 }
+
+/** How many requests come before `requestId` in `order`; -1 when it is not there. */
+export function placeIn(order: Iterable<SlotRequest>, requestId: string): number {
+  let ahead = 0;
+  for (const r of order) {
+    if (r.requestId === requestId) return ahead;
+    ahead++;
+  }
+  return -1;
+}

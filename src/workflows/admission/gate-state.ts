@@ -9,8 +9,9 @@
 // tasks run long has used more of it. A group (the video model) may have its own limit besides.
 // A granted request the provider refused (429) waits again at the head of its line (gate-backpressure.ts).
 import { BackPressure } from './gate-backpressure.js';
+import { DailyBudgets } from './gate-budget.js';
 import { RateWindow } from './gate-rate.js';
-import { grantOrder } from './gate-order.js';
+import { grantOrder, placeIn } from './gate-order.js';
 import {
   DEFAULT_FAIRNESS_KEY,
   DEFAULT_PRIORITY,
@@ -35,6 +36,7 @@ export class GateState {
   #groups: Record<string, number>;
   readonly #pressure: BackPressure;
   readonly #rate: RateWindow;
+  readonly #budgets: DailyBudgets;
   private waiting: SlotRequest[];
   private readonly granted = new Map<string, HeldSlot>();
   private grants: number;
@@ -45,6 +47,7 @@ export class GateState {
     this.#groups = { ...(snapshot?.groups ?? groups ?? {}) };
     this.#pressure = new BackPressure(snapshot);
     this.#rate = new RateWindow(snapshot);
+    this.#budgets = new DailyBudgets(snapshot);
     if (!snapshot && rate) this.#rate.set(rate);
     this.waiting = [...(snapshot?.waiting ?? [])];
     for (const g of snapshot?.granted ?? [])
@@ -76,6 +79,7 @@ export class GateState {
     this.#capacity = atLeastOne(limits.capacity);
     this.#groups = Object.fromEntries(Object.entries(limits.groups ?? {}).map(([g, n]) => [g, atLeastOne(n)]));
     this.#rate.set(limits.rate);
+    this.#budgets.set(limits.budgets);
   }
 
   /**
@@ -87,6 +91,7 @@ export class GateState {
     if (!slot) return false;
     this.granted.delete(requestId);
     this.#pressure.refused(this.granted.size, now, retryAfterMs);
+    this.#budgets.spend(slot, now, -1); // nothing was made
     const { grantedAt: _granted, leaseUntil: _lease, ...request } = slot;
     this.waiting.unshift(request);
     return true;
@@ -102,17 +107,21 @@ export class GateState {
       return false;
     }
     const weight = request.weight !== undefined && request.weight > 0 ? request.weight : 1;
-    this.waiting.push({
-      requestId: request.requestId,
-      workflowId: request.workflowId,
-      runId: request.runId,
-      priority: clampPriority(request.priority),
-      fairnessKey: request.fairnessKey || DEFAULT_FAIRNESS_KEY,
-      weight,
-      enqueuedAt: request.enqueuedAt,
-      ...(request.group !== undefined ? { group: request.group } : {}),
-    });
+    const fairnessKey = request.fairnessKey || DEFAULT_FAIRNESS_KEY;
+    this.waiting.push({ ...request, priority: clampPriority(request.priority), fairnessKey, weight });
     return true;
+  }
+
+  /** Removes and returns the requests whose tenant's budget is spent and whose job chose to fail. */
+  deny(now: number): SlotRequest[] {
+    const denied = this.waiting.filter((r) => r.onBudgetExceeded === 'fail' && !this.#budgets.fits(r, now));
+    this.waiting = this.waiting.filter((r) => !denied.includes(r));
+    return denied;
+  }
+
+  /** When a request waits for the next day's budget: that day's start; else undefined. */
+  budgetWaitUntil(now: number): number | undefined {
+    return this.waiting.some((r) => !this.#budgets.fits(r, now)) ? this.#budgets.nextDay(now) : undefined;
   }
 
   /** Frees a granted slot (a task ended: a refusal's ceiling rises by one) or withdraws a waiting request; unknown ids are ignored (false). */
@@ -139,41 +148,20 @@ export class GateState {
     return [...this.granted.values()].filter((g) => g.leaseUntil <= now);
   }
 
-  /** Frees every slot whose lease has passed, and returns them. */
-  expire(now: number): GrantedSlot[] {
-    const due = this.dueLeases(now);
-    for (const g of due) this.granted.delete(g.requestId);
-    return due;
-  }
-
   nextLeaseExpiry(): number | undefined {
     let next: number | undefined;
     for (const g of this.granted.values()) if (next === undefined || g.leaseUntil < next) next = g.leaseUntil;
     return next;
   }
 
-  /** Whether `grant` would grant anything at `now` (a group at its limit may still make it grant nothing). */
+  /** Whether `grant` would grant anything at `now`: exact, or a request held back would wake the gate forever. */
   grantable(now: number): boolean {
-    return this.granted.size < this.effectiveCapacity && this.waiting.length > 0 && this.nextGrantAt(now) <= now;
+    return this.#choose(now, Math.min(1, this.effectiveCapacity - this.granted.size), false).length > 0;
   }
 
   /** Grants the free slots by the rules above; returns the new grants, each to be signalled to its run. */
   grant(now: number, leaseUntil: number): GrantedSlot[] {
-    const free = Math.min(this.effectiveCapacity - this.granted.size, this.#rate.room(now));
-    if (free <= 0 || this.waiting.length === 0 || this.nextGrantAt(now) > now) return [];
-    const heldByGroup = new Map<string, number>();
-    for (const g of this.granted.values())
-      if (g.group !== undefined) heldByGroup.set(g.group, (heldByGroup.get(g.group) ?? 0) + 1);
-    const chosen: SlotRequest[] = [];
-    for (const r of this.order()) {
-      if (r.group !== undefined && this.#groups[r.group] !== undefined) {
-        const held = heldByGroup.get(r.group) ?? 0;
-        if (held >= this.#groups[r.group]!) continue; // its model is at its own limit: the next one may go
-        heldByGroup.set(r.group, held + 1);
-      }
-      chosen.push(r);
-      if (chosen.length >= free) break;
-    }
+    const chosen = this.#choose(now, this.effectiveCapacity - this.granted.size, true);
     const ids = new Set(chosen.map((r) => r.requestId));
     this.waiting = this.waiting.filter((w) => !ids.has(w.requestId));
     return chosen.map((r) => {
@@ -187,13 +175,29 @@ export class GateState {
 
   /** How many waiting requests would be granted before this one if no slot were released; 0 when it holds a slot, -1 unknown. */
   position(requestId: string): number {
-    if (this.granted.has(requestId)) return 0;
-    let ahead = 0;
+    return this.granted.has(requestId) ? 0 : placeIn(this.order(), requestId);
+  }
+
+  /** The next requests to grant, at most `free`; `spend` charges their budgets as they are chosen. */
+  #choose(now: number, free: number, spend: boolean): SlotRequest[] {
+    const room = Math.min(free, this.#rate.room(now));
+    if (room <= 0 || this.waiting.length === 0 || this.nextGrantAt(now) > now) return [];
+    const heldByGroup = new Map<string, number>();
+    for (const g of this.granted.values())
+      if (g.group !== undefined) heldByGroup.set(g.group, (heldByGroup.get(g.group) ?? 0) + 1);
+    const chosen: SlotRequest[] = [];
     for (const r of this.order()) {
-      if (r.requestId === requestId) return ahead;
-      ahead++;
+      if (!this.#budgets.fits(r, now)) continue; // its tenant's day is spent: it waits for the next
+      if (r.group !== undefined && this.#groups[r.group] !== undefined) {
+        const held = heldByGroup.get(r.group) ?? 0;
+        if (held >= this.#groups[r.group]!) continue; // its model is at its own limit: the next one may go
+        heldByGroup.set(r.group, held + 1);
+      }
+      chosen.push(r);
+      if (spend) this.#budgets.spend(r, now); // before the next is weighed: a tenant's requests share its budget
+      if (chosen.length >= room) break;
     }
-    return -1;
+    return chosen;
   }
 
   /** Every waiting request in the order it would be granted if no slot were released meanwhile. */
@@ -213,10 +217,11 @@ export class GateState {
       ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
       ...this.#pressure.snapshot(),
       ...this.#rate.snapshot(),
+      ...this.#budgets.snapshot(),
     };
   }
 
-  view(key: string): GateStateView {
+  view(key: string, now: number): GateStateView {
     const waitingBy: Record<string, Record<string, number>> = {};
     for (const w of this.waiting) {
       const byTenant = (waitingBy[String(w.priority)] ??= {});
@@ -231,6 +236,7 @@ export class GateState {
       waitingBy,
       granted: [...this.granted.values()].map(slotView),
       ...(Object.keys(this.#groups).length > 0 ? { groups: { ...this.#groups } } : {}),
+      ...(this.#budgets.snapshot().budgets ? this.#budgets.view(now) : {}),
     };
   }
 }

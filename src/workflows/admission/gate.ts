@@ -24,12 +24,15 @@ import {
   gateStateQuery,
   releaseSlotSignal,
   renewSlotSignal,
+  slotDeniedSignal,
   slotRefusedSignal,
   slotGrantedSignal,
   slotPositionQuery,
   type AdmissionGateInput,
   type GrantedSlot,
+  type SlotRequest,
 } from '../../contract/admission.js';
+import { nextUtcDay } from './gate-budget.js';
 import { reportGate } from './gate-metrics.js';
 import { GateState } from './gate-state.js';
 
@@ -59,7 +62,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     changed = gate.release(requestId) || changed;
   });
   setHandler(renewSlotSignal, ({ requestId }) => void gate.renew(requestId, Date.now() + leaseMs));
-  setHandler(gateStateQuery, () => gate.view(input.key));
+  setHandler(gateStateQuery, () => gate.view(input.key, Date.now()));
   setHandler(slotPositionQuery, (requestId) => gate.position(requestId));
 
   /** Tells the holder's run of its slot (a grant, or a lease check); a run that is gone frees the slot. */
@@ -68,6 +71,15 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
       .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
       .catch(() => void gate.release(slot.requestId))
+      .finally(() => signalsInFlight--);
+  };
+  /** Tells a run its request is denied (its tenant's budget is spent and it chose to fail). */
+  const deny = (r: SlotRequest, now: number): void => {
+    signalsInFlight++;
+    const message = `the daily budget of tenant ${r.fairnessKey} is spent (until ${new Date(nextUtcDay(now)).toISOString()})`;
+    getExternalWorkflowHandle(r.workflowId, r.runId)
+      .signal(slotDeniedSignal, { requestId: r.requestId, reason: 'budget', message })
+      .catch(() => undefined) // a run that is gone needs no answer
       .finally(() => signalsInFlight--);
   };
 
@@ -86,24 +98,30 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     });
   };
 
-  /** A pause (a refusal's Retry-After, or a full rate window) with waiting requests: one timer to its end. */
-  let pauseTimerAt = 0;
+  /**
+   * One timer to the end of each pause with requests waiting: a refusal's Retry-After, a full rate window,
+   * or a tenant's spent daily budget (the next UTC day).
+   */
+  const armed = new Set<number>();
   let pauseOver = false;
   const pausedUntil = () => (gate.waitingCount > 0 ? gate.nextGrantAt(Date.now()) : 0);
-  const armPauseTimer = (): void => {
-    const until = pausedUntil();
-    if (until <= Date.now() || until === pauseTimerAt) return;
-    pauseTimerAt = until;
-    void sleep(until - Date.now()).then(() => void (pauseOver = true));
+  const wakeAt = (until: number | undefined): void => {
+    if (until === undefined || until <= Date.now() || armed.has(until)) return;
+    armed.add(until);
+    void sleep(until - Date.now()).then(() => {
+      armed.delete(until);
+      pauseOver = true;
+    });
   };
   /** A pause began that no timer ends yet. */
-  const armsPending = () => pausedUntil() > Date.now() && pausedUntil() !== pauseTimerAt;
+  const armsPending = () => pausedUntil() > Date.now() && !armed.has(pausedUntil());
 
   const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents;
 
   while (!shouldContinueAsNew()) {
     armLeaseTimer();
-    armPauseTimer();
+    wakeAt(pausedUntil());
+    wakeAt(gate.budgetWaitUntil(Date.now()));
     await condition(
       () => gate.grantable(Date.now()) || changed || timerFired || pauseOver || shouldContinueAsNew() || armsPending(),
     );
@@ -118,8 +136,9 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
         tell({ ...slot, leaseUntil: now + leaseMs });
       }
     }
+    for (const r of gate.deny(now)) deny(r, now);
     for (const slot of gate.grant(now, now + leaseMs)) tell(slot);
-    reportGate(gate.view(input.key));
+    reportGate(gate.view(input.key, now));
   }
   await condition(() => signalsInFlight === 0 && allHandlersFinished());
   await continueAsNew<typeof AdmissionGate>({ ...input, state: gate.snapshot() });

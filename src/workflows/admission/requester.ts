@@ -18,6 +18,7 @@ import {
   acquireSlotSignal,
   admissionGateId,
   releaseSlotSignal,
+  slotDeniedSignal,
   slotGrantedSignal,
   type AdmissionActivities,
   type SlotAsk,
@@ -53,22 +54,31 @@ const { rtgAcquireSlot } = proxyActivities<AdmissionActivities>({
  */
 export class SlotGrants {
   readonly #latest = new Map<string, number>();
+  /** Requests the gate will not grant (a spent budget), with why. */
+  readonly #denied = new Map<string, string>();
 
   constructor() {
     setHandler(slotGrantedSignal, ({ requestId, grantedAt }) => {
       this.#latest.set(requestId, Math.max(this.#latest.get(requestId) ?? 0, grantedAt ?? 1));
     });
+    setHandler(slotDeniedSignal, ({ requestId, message }) => void this.#denied.set(requestId, message));
   }
 
   /**
    * Waits for a grant of `requestId` made after `after` (a lease check repeats an older grant's time, a
-   * grant after a refusal is newer); its time, or undefined when `timeoutMs` passed first.
+   * grant after a refusal is newer): its time; `{ denied }` when the gate denied it; undefined when
+   * `timeoutMs` passed first.
    */
-  async waitFor(requestId: string, after: number, timeoutMs?: number): Promise<number | undefined> {
-    const granted = () => (this.#latest.get(requestId) ?? 0) > after;
-    if (timeoutMs === undefined) await condition(granted);
-    else if (!(await condition(granted, timeoutMs))) return undefined;
-    return this.#latest.get(requestId);
+  async waitFor(
+    requestId: string,
+    after: number,
+    timeoutMs?: number,
+  ): Promise<number | { denied: string } | undefined> {
+    const answered = () => (this.#latest.get(requestId) ?? 0) > after || this.#denied.has(requestId);
+    if (timeoutMs === undefined) await condition(answered);
+    else if (!(await condition(answered, timeoutMs))) return undefined;
+    const denied = this.#denied.get(requestId);
+    return denied !== undefined ? { denied } : this.#latest.get(requestId);
   }
 }
 
@@ -112,7 +122,8 @@ export async function acquireSlot(options: SlotOptions, grants = new SlotGrants(
       request: ask,
     });
   }
-  if ((await grants.waitFor(requestId, 0, options.timeoutMs)) === undefined) {
+  const answer = await grants.waitFor(requestId, 0, options.timeoutMs);
+  if (answer === undefined || typeof answer === 'object') {
     // A grant may cross this withdrawal: the release frees it then, as it withdraws a waiting request.
     await release();
     return undefined;

@@ -6,7 +6,7 @@ import { startReviewThenGenerate } from '../../../src/client/start.js';
 import { progressQuery } from '../../../src/workflows/definitions.js';
 import type { ReviewThenGenerateInput, Timing } from '../../../src/workflows/input.js';
 import type { GoldenPathName } from '../paths.js';
-import { GOLDEN_QUOTA_MODEL, until, type GoldenStack } from './stack.js';
+import { GOLDEN_BUDGET_TENANT, GOLDEN_QUOTA_MODEL, until, type GoldenStack } from './stack.js';
 
 const timing: Timing = {
   reviewMinQueryIntervalMs: 300,
@@ -191,6 +191,11 @@ export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
     await holder!.result();
     s.sandbox.setQuotas({ videoMaxTasksInFlightByModel: null });
     return handle;
+  },
+  'failure-budget-exceeded': async (s, name) => {
+    // The tenant's one task of the day goes to a first job; the path's job then fails at once.
+    await run(s, `${name}-first`, job(`${name}-first`, { fairnessKey: GOLDEN_BUDGET_TENANT }));
+    return run(s, name, job(name, { fairnessKey: GOLDEN_BUDGET_TENANT, onBudgetExceeded: 'fail' }));
   },
   'failure-admission-timed-out': async (s, name) => {
     const holders = await holdSlots(s, name, 2, 60_000);

@@ -40,6 +40,8 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 
 /** The one model with a quota on the golden worker (2 tasks in flight): the other paths run as without one. */
 export const GOLDEN_QUOTA_MODEL = 'golden-quota-model';
+/** The one tenant with a daily budget on the golden worker (1 task a day). */
+export const GOLDEN_BUDGET_TENANT = 'golden-budget-tenant';
 
 const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
 
@@ -83,7 +85,13 @@ export async function startGoldenStack(): Promise<GoldenStack> {
         ...clients,
         callbacks: { publicUrl: receiver.url, secret },
         store: new FileVideoStore(storeDir),
-        admission: { video: { key: 'video@golden', byModel: { [GOLDEN_QUOTA_MODEL]: 2 } } },
+        admission: {
+          video: {
+            key: 'video@golden',
+            byModel: { [GOLDEN_QUOTA_MODEL]: 2 },
+            budgets: { [GOLDEN_BUDGET_TENANT]: { tasks: 1 } },
+          },
+        },
       }),
       ...createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true }),
     },
