@@ -12,6 +12,8 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { admissionGateId } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { imageJob, workflowBundle } from '../support/stack.js';
 import { replayHistories, temporalAddress, testClient } from '../support/temporal.js';
@@ -50,6 +52,8 @@ function startBuild(buildId: string, bundlePath: string): Promise<WorkerProcess>
     ALLOW_PRIVATE_URLS: 'true',
     // The test's bundle, written to a file: no webpack in each process.
     WORKFLOW_BUNDLE_PATH: bundlePath,
+    // A provider quota, so that the jobs' creates go through the account's gate (never full here).
+    VIDEO_MAX_TASKS_IN_FLIGHT: '10',
   });
 }
 
@@ -153,5 +157,10 @@ describe('Worker Deployment versioning (PINNED, the default)', () => {
     const PINNED = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
     expect(await versioning(old)).toEqual({ behavior: PINNED, buildId: 'build-a' });
     expect(await versioning(fresh)).toEqual({ behavior: PINNED, buildId: 'build-b' });
+    // The quota's gate never ends, so it is not pinned: it runs on the current build, B.
+    const gate = client.workflow.getHandle(admissionGateId(defaultVideoQuotaKey(sandbox.videoBaseUrl)));
+    const AUTO_UPGRADE = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE;
+    expect(await versioning(gate)).toEqual({ behavior: AUTO_UPGRADE, buildId: 'build-b' });
+    await gate.terminate('test over');
   });
 });
