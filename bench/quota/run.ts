@@ -27,6 +27,7 @@ import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { costOf } from '../lib/history-cost.js';
 import { percentile, round } from '../lib/stats.js';
+import { quotaSection, type QuotaResults, type QuotaVariant } from '../report/quota-section.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,19 +44,7 @@ const LATENCY_MS = 80;
 const silent = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
 const say = (line: string) => console.log(`[bench:quota] ${line}`);
 
-interface Figures {
-  variant: string;
-  succeeded: number;
-  failed: number;
-  wallMs: number;
-  ideal: number;
-  refused: number;
-  peakInFlight: number;
-  /** Busy slot-seconds over available ones, from the first create to the last task's end. */
-  utilization: number;
-  releaseToCreateMs?: { p50: number; p95: number };
-  actionsPerJob?: { run: number; gate: number; admission: number; baseline?: number };
-}
+type Figures = QuotaVariant;
 
 /** Provider-side figures from the sandbox's request log: creates, their 429s, and each task's end. */
 function providerFigures(sandbox: Sandbox, start: number) {
@@ -242,7 +231,7 @@ try {
     baseline: round(baseline, 2),
     admission: round(withAdmission.actionsPerJob!.run - baseline + withAdmission.actionsPerJob!.gate, 2),
   };
-  const results = {
+  const results: QuotaResults = {
     date: new Date().toISOString(),
     jobs: JOBS,
     quota: QUOTA,
@@ -252,33 +241,7 @@ try {
   };
   mkdirSync(dirname(args.out!), { recursive: true });
   writeFileSync(`${args.out}.json`, `${JSON.stringify(results, null, 2)}\n`);
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const rows = results.variants.map((v) =>
-    [
-      v.variant,
-      `${v.succeeded} / ${v.failed}`,
-      `${s(v.wallMs)} (${(v.wallMs / v.ideal).toFixed(2)}× the ideal ${s(v.ideal)})`,
-      `${Math.round(v.utilization * 100)} %`,
-      v.releaseToCreateMs ? `${v.releaseToCreateMs.p50} / ${v.releaseToCreateMs.p95} ms` : '-',
-      String(v.refused),
-      String(v.peakInFlight),
-    ].join(' | '),
-  );
-  const md = `# Provider quota benchmark
-
-\`npm run bench:quota -- --jobs ${JOBS} --quota ${QUOTA} --video-ms ${VIDEO_MS}\`, ${results.date}: ${JOBS} jobs started at once against a
-provider that allows ${QUOTA} video tasks in flight and answers 429 beyond (sandbox, ${LATENCY_MS} ms per response,
-generation ${VIDEO_MS} ms), one in-process worker, callbacks on. Side by side in one run.
-
-| variant | succeeded / failed | wall time | provider utilization | release → next create p50 / p95 | 429s | peak in flight |
-|---|---|---|---|---|---|---|
-${rows.map((r) => `| ${r} |`).join('\n')}
-
-Billable actions per job, counted from the histories: with admission ${withAdmission.actionsPerJob.run} in the run and
-${withAdmission.actionsPerJob.gate} in the gate; a job that never waits costs ${withAdmission.actionsPerJob.baseline}, so
-admission adds **${withAdmission.actionsPerJob.admission}** (the queued create attempt, the ask, the grant, the release
-and the \`waiting_for_quota\` search-attribute upsert, plus the gate's lease timers).
-`;
+  const md = `# Provider quota benchmark\n\n${quotaSection(results)}`;
   writeFileSync(`${args.out}.md`, md);
   say(`wrote ${args.out}.json and ${args.out}.md`);
 } finally {

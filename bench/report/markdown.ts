@@ -4,6 +4,7 @@ import type { Mode, ProfileName } from '../profiles.js';
 import { costSection as billableSection, meanCost } from './cost.js';
 import { cacheMemoryText } from './memory.js';
 import { notifyCostSection } from './notify-cost.js';
+import { quotaSectionFromFile } from './quota-section.js';
 import { observabilitySection } from './observability.js';
 import { targetsSection } from './targets.js';
 
@@ -598,6 +599,9 @@ ${costSection(r)}
 ## Cost of a notification
 
 ${notifyCostSection()}
+## Provider quota
+
+${quotaSectionFromFile()}
 ## Findings
 
 ${findings(r)}

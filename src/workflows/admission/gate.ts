@@ -16,7 +16,6 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   setHandler,
-  setWorkflowOptions,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -40,10 +39,6 @@ import { GateState } from './gate-state.js';
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
 export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
-
-// A gate never ends, so it cannot finish on the build that started it as PINNED runs do: under Worker
-// Deployment versioning it moves to the current build (docs/upgrading.md), and its code stays replayable.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, AdmissionGate);
 
 export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;

@@ -1,0 +1,72 @@
+// The provider-quota section of BENCHMARKS.md (issue 26), from `npm run bench:quota`'s results file
+// (bench/results/quota.json): a separate run, since the main plan is about one service profile and worker
+// configurations, not about a quota. A fixed file, so that regenerating BENCHMARKS.md keeps it.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface QuotaVariant {
+  variant: string;
+  succeeded: number;
+  failed: number;
+  wallMs: number;
+  ideal: number;
+  refused: number;
+  peakInFlight: number;
+  utilization: number;
+  releaseToCreateMs?: { p50: number; p95: number };
+  actionsPerJob?: { run: number; gate: number; admission: number; baseline?: number };
+}
+
+export interface QuotaResults {
+  date: string;
+  jobs: number;
+  quota: number;
+  videoMs: number;
+  latencyMs: number;
+  variants: QuotaVariant[];
+}
+
+const RESULTS = fileURLToPath(new URL('../results/quota.json', import.meta.url));
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function quotaSection(r: QuotaResults): string {
+  const rows = r.variants.map((v) =>
+    [
+      v.variant,
+      `${v.succeeded} / ${v.failed}`,
+      `${s(v.wallMs)} (${(v.wallMs / v.ideal).toFixed(2)}× the ideal ${s(v.ideal)})`,
+      `${Math.round(v.utilization * 100)} %`,
+      v.releaseToCreateMs ? `${v.releaseToCreateMs.p50} / ${v.releaseToCreateMs.p95} ms` : '-',
+      String(v.refused),
+      String(v.peakInFlight),
+    ].join(' | '),
+  );
+  const a = r.variants.find((v) => v.variant === 'admission')?.actionsPerJob;
+  return `\`npm run bench:quota -- --jobs ${r.jobs} --quota ${r.quota} --video-ms ${r.videoMs}\` (${r.date.slice(0, 10)}): ${r.jobs} jobs
+started at once against a provider that allows ${r.quota} video tasks in flight and answers 429 beyond (the
+sandbox, ${r.latencyMs} ms per response, generation ${s(r.videoMs)}), one in-process worker, callbacks on;
+three ways side by side in one run. *admission*: the workers' \`VIDEO_MAX_TASKS_IN_FLIGHT\` is the
+provider's quota. *no admission*: the same jobs without it (the package before it). *plain script*: no
+Temporal, a loop keeping ${r.quota} creates in flight and polling each task every 500 ms.
+
+| variant | succeeded / failed | wall time | provider utilization | slot release → next create, p50 / p95 | 429s | peak in flight |
+|---|---|---|---|---|---|---|
+${rows.map((row) => `| ${row} |`).join('\n')}
+
+Utilization is busy slot-seconds (each task from its create to its end) over the slots available from the
+first create to the last task's end. ${
+    a
+      ? `Billable actions per job, counted from the histories: ${a.run} in the run and ${a.gate} in the gate; a
+job that never waits costs ${a.baseline}, so admission adds **${a.admission}**: the create attempt that only
+queues the job, the ask, the grant, the release, and the \`waiting_for_quota\` search-attribute upsert (plus
+the gate's lease timers). The issue's target was at most 3 ([docs/operations.md](docs/operations.md#provider-quotas)).`
+      : ''
+  }
+`;
+}
+
+/** The section from the results file, or a note that it has not been run. */
+export function quotaSectionFromFile(): string {
+  if (!existsSync(RESULTS)) return 'Not run yet: `npm run bench:quota` writes bench/results/quota.json.\n';
+  return quotaSection(JSON.parse(readFileSync(RESULTS, 'utf8')) as QuotaResults);
+}
