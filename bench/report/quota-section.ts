@@ -24,12 +24,15 @@ export interface QuotaResults {
   videoMs: number;
   latencyMs: number;
   variants: QuotaVariant[];
+  /** What else ran on the machine, when something did (written by hand into the results file). */
+  conditions?: string;
 }
 
 const RESULTS = fileURLToPath(new URL('../results/quota.json', import.meta.url));
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-export function quotaSection(r: QuotaResults): string {
+/** `root`: the project root as seen from the page it goes into (links). */
+export function quotaSection(r: QuotaResults, root = ''): string {
   const rows = r.variants.map((v) =>
     [
       v.variant,
@@ -45,7 +48,7 @@ export function quotaSection(r: QuotaResults): string {
   return `\`npm run bench:quota -- --jobs ${r.jobs} --quota ${r.quota} --video-ms ${r.videoMs}\` (${r.date.slice(0, 10)}): ${r.jobs} jobs
 started at once against a provider that allows ${r.quota} video tasks in flight and answers 429 beyond (the
 sandbox, ${r.latencyMs} ms per response, generation ${s(r.videoMs)}), one in-process worker, callbacks on;
-three ways side by side in one run. *admission*: the workers' \`VIDEO_MAX_TASKS_IN_FLIGHT\` is the
+three ways side by side in one run${r.conditions ? ` (${r.conditions})` : ''}. *admission*: the workers' \`VIDEO_MAX_TASKS_IN_FLIGHT\` is the
 provider's quota. *no admission*: the same jobs without it (the package before it). *plain script*: no
 Temporal, a loop keeping ${r.quota} creates in flight and polling each task every 500 ms.
 
@@ -56,10 +59,11 @@ ${rows.map((row) => `| ${row} |`).join('\n')}
 Utilization is busy slot-seconds (each task from its create to its end) over the slots available from the
 first create to the last task's end. ${
     a
-      ? `Billable actions per job, counted from the histories: ${a.run} in the run and ${a.gate} in the gate; a
-job that never waits costs ${a.baseline}, so admission adds **${a.admission}**: the create attempt that only
-queues the job, the ask, the grant, the release, and the \`waiting_for_quota\` search-attribute upsert (plus
-the gate's lease timers). The issue's target was at most 3 ([docs/operations.md](docs/operations.md#provider-quotas)).`
+      ? `Billable actions per job, counted from the histories: ${a.run} in the run and ${a.gate} in the gate. Of
+the run's, ${a.baseline} are what a job that never waits costs; admission adds **${a.admission}** in all: the
+create attempt that only queues the job, the grant, the \`waiting_for_quota\` search-attribute upsert, and in
+the gate the ask, the release and its lease timers. The issue's target was at most 3
+([docs/operations.md](${root}docs/operations.md#provider-quotas)).`
       : ''
   }
 `;
