@@ -1,8 +1,8 @@
 // The worker's admission variables (issue 26, docs/operations.md "Provider quotas"), in src/config.ts's
 // style: how many video tasks the provider account may have in flight, in all and per model, and how many
-// creates it takes per minute. Unset means
-// no limit: the create is sent at once, as before. Where a limit applies, the create activity asks the
-// key's AdmissionGate for a slot first (src/activities/admission.ts).
+// creates it takes per minute; how many review tasks, and review submits per minute. Unset means no
+// limit: the create or submit is sent at once, as before. Where a limit applies, the create or submit
+// activity asks the key's AdmissionGate for a slot first (src/activities/admission.ts).
 import { z } from 'zod';
 import { ConfigError, nonEmpty, parse } from './config.js';
 import type { TenantBudget } from './contract/admission.js';
@@ -29,8 +29,22 @@ export interface VideoAdmissionSettings {
   budgets?: Record<string, TenantBudget> | undefined;
 }
 
+/** The review service's limits: one gate per `key` (`review@` and the host of REVIEW_API_BASE_URL). */
+export interface ReviewAdmissionSettings {
+  key: string;
+  /** Review tasks in flight at once (each submitted batch is one task, sync or async). */
+  maxTasksInFlight?: number | undefined;
+  /** Submits sent per minute. */
+  maxSubmitsPerMinute?: number | undefined;
+  /** The window of `maxSubmitsPerMinute` (60 s; shorter only for tests, not read from the environment). */
+  submitsWindowMs?: number | undefined;
+  leaseMs?: number | undefined;
+  tenantWeights?: Record<string, number> | undefined;
+}
+
 export interface AdmissionSettings {
   video?: VideoAdmissionSettings | undefined;
+  review?: ReviewAdmissionSettings | undefined;
 }
 
 const positiveInt = z.coerce.number().int().min(1).max(1_000_000);
@@ -95,6 +109,8 @@ export const admissionConfigSchema = z.object({
     .max(200)
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
     .optional(),
+  REVIEW_MAX_TASKS_IN_FLIGHT: positiveInt.optional(),
+  REVIEW_MAX_SUBMITS_PER_MINUTE: positiveInt.optional(),
   ADMISSION_TENANT_WEIGHTS: namedNumbers(parseTenantWeights).optional(),
   VIDEO_DAILY_TASKS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
   VIDEO_DAILY_SECONDS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
@@ -107,17 +123,40 @@ export const admissionConfigSchema = z.object({
 });
 
 /** The quota key of a provider account: its host, so that two services on one namespace never share a gate. */
-export function defaultVideoQuotaKey(videoBaseUrl: string): string {
+export function defaultQuotaKey(service: 'video' | 'review', baseUrl: string): string {
   try {
-    return `video@${new URL(videoBaseUrl).host.toLowerCase()}`;
+    return `${service}@${new URL(baseUrl).host.toLowerCase()}`;
   } catch {
-    throw new ConfigError('invalid configuration: VIDEO_API_BASE_URL must be a URL to name the quota key');
+    const variable = service === 'video' ? 'VIDEO_API_BASE_URL' : 'REVIEW_API_BASE_URL';
+    throw new ConfigError(`invalid configuration: ${variable} must be a URL to name the quota key`);
   }
 }
 
-/** Reads VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_MAX_CREATES_PER_MINUTE, VIDEO_QUOTA_ACCOUNT and ADMISSION_LEASE_MS; throws ConfigError naming the variable. */
-export function loadAdmissionConfig(env: Env, videoBaseUrl: string): AdmissionSettings {
+export const defaultVideoQuotaKey = (videoBaseUrl: string): string => defaultQuotaKey('video', videoBaseUrl);
+
+/**
+ * Reads the VIDEO_*, REVIEW_* and ADMISSION_* quota variables; throws ConfigError naming the variable.
+ * `baseUrls` name the default quota keys (the services' hosts).
+ */
+export function loadAdmissionConfig(env: Env, baseUrls: { video: string; review: string }): AdmissionSettings {
   const c = parse(admissionConfigSchema, env);
+  return {
+    ...videoSettings(c, baseUrls.video),
+    ...(c.REVIEW_MAX_TASKS_IN_FLIGHT !== undefined || c.REVIEW_MAX_SUBMITS_PER_MINUTE !== undefined
+      ? {
+          review: {
+            key: defaultQuotaKey('review', baseUrls.review),
+            maxTasksInFlight: c.REVIEW_MAX_TASKS_IN_FLIGHT,
+            maxSubmitsPerMinute: c.REVIEW_MAX_SUBMITS_PER_MINUTE,
+            leaseMs: c.ADMISSION_LEASE_MS,
+            tenantWeights: c.ADMISSION_TENANT_WEIGHTS,
+          },
+        }
+      : {}),
+  };
+}
+
+function videoSettings(c: z.infer<typeof admissionConfigSchema>, videoBaseUrl: string): AdmissionSettings {
   const byModel = c.VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL ?? {};
   const budgets: Record<string, TenantBudget> = {};
   for (const [tenant, tasks] of Object.entries(c.VIDEO_DAILY_TASKS_BY_TENANT ?? {})) budgets[tenant] = { tasks };

@@ -65,7 +65,7 @@ function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): Call
 
 /**
  * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET,
- * NOTIFY_*, VIDEO_MAX_TASKS_IN_FLIGHT(_BY_MODEL), VIDEO_QUOTA_ACCOUNT, ADMISSION_LEASE_MS and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
+ * NOTIFY_*, the quota variables (config-admission.ts) and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
  * variable at fault, never its value.
  */
 export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
@@ -75,7 +75,7 @@ export function activitySettingsFromEnv(env: Env = process.env): ActivitySetting
     callbacks: callbackSettings(loadCallbackConfig(env)),
     store: loadVideoStoreConfig(env),
     notify: loadNotifyConfig(env),
-    admission: loadAdmissionConfig(env, services.video.baseUrl),
+    admission: loadAdmissionConfig(env, { video: services.video.baseUrl, review: services.review.baseUrl }),
   };
 }
 

@@ -263,7 +263,8 @@ describe('what the processes make of it (src/config*.ts)', () => {
     });
     expect(loadNotifyConfig(envs('default').worker)).toMatchObject({ url: undefined, secrets: undefined });
     // The provider quota shared by every worker of the account.
-    expect(loadAdmissionConfig(worker, 'https://video.example.com')).toEqual({
+    const bases = { video: 'https://video.example.com', review: 'https://review.example.com' };
+    expect(loadAdmissionConfig(worker, bases)).toEqual({
       video: {
         key: 'video@prod-account',
         maxTasksInFlight: 20,
@@ -273,8 +274,15 @@ describe('what the processes make of it (src/config*.ts)', () => {
         tenantWeights: { enterprise: 4, free: 0.5 },
         budgets: { free: { tasks: 100, seconds: 600 }, enterprise: { seconds: 36_000 } },
       },
+      review: {
+        key: 'review@review.example.com',
+        maxTasksInFlight: 8,
+        maxSubmitsPerMinute: 60,
+        leaseMs: 900_000,
+        tenantWeights: { enterprise: 4, free: 0.5 },
+      },
     });
-    expect(loadAdmissionConfig(envs('default').worker, 'https://video.example.com')).toEqual({});
+    expect(loadAdmissionConfig(envs('default').worker, bases)).toEqual({});
     const pinned = envs('worker-controller-mtls').worker;
     expect(loadServicesConfig(pinned).video.cancelPath).toBe('/v2/tasks/{id}/cancel');
     expect(loadWorkerTuning(pinned)).toEqual({ maxCachedWorkflows: 1000, maxConcurrentWorkflowTaskExecutions: 100 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { loadAdmissionConfig, parseModelLimits } from '../../src/config-admission.js';
 
-const base = 'https://Video.Example.com:8443/api';
+const base = { video: 'https://Video.Example.com:8443/api', review: 'https://review.example.com' };
 
 describe('loadAdmissionConfig', () => {
   it('is off when no limit is set, whatever else is', () => {
@@ -36,9 +36,30 @@ describe('loadAdmissionConfig', () => {
     [{ VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: 'a:1,a:2' }, /entry 2 repeats the model a/],
     [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2', VIDEO_QUOTA_ACCOUNT: 'two words' }, /VIDEO_QUOTA_ACCOUNT must be printable/],
     [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2', ADMISSION_LEASE_MS: '1000' }, /ADMISSION_LEASE_MS .*>=5000/],
+    [{ REVIEW_MAX_TASKS_IN_FLIGHT: '0' }, /REVIEW_MAX_TASKS_IN_FLIGHT .*>=1/],
+    [{ REVIEW_MAX_SUBMITS_PER_MINUTE: '1.5' }, /REVIEW_MAX_SUBMITS_PER_MINUTE .*expected int/],
   ])('refuses %o, naming the variable and the rule', (env, message) => {
     expect(() => loadAdmissionConfig(env, base)).toThrow(ConfigError);
     expect(() => loadAdmissionConfig(env, base)).toThrow(message);
+  });
+
+  it('keys the review quota by the review host, apart from the video one', () => {
+    expect(
+      loadAdmissionConfig(
+        { REVIEW_MAX_TASKS_IN_FLIGHT: '3', REVIEW_MAX_SUBMITS_PER_MINUTE: '40', ADMISSION_TENANT_WEIGHTS: 'a:2' },
+        base,
+      ),
+    ).toEqual({
+      review: {
+        key: 'review@review.example.com',
+        maxTasksInFlight: 3,
+        maxSubmitsPerMinute: 40,
+        leaseMs: undefined,
+        tenantWeights: { a: 2 },
+      },
+    });
+    const both = loadAdmissionConfig({ REVIEW_MAX_SUBMITS_PER_MINUTE: '40', VIDEO_MAX_TASKS_IN_FLIGHT: '2' }, base);
+    expect([both.video?.key, both.review?.key]).toEqual(['video@video.example.com:8443', 'review@review.example.com']);
   });
 
   it('reads tenant weights, and refuses one outside 0.001 to 1000', () => {
