@@ -2,7 +2,6 @@
 // created by a factory that receives their dependencies (clients and callback settings); nothing is read
 // from the environment here. Names carry the `rtg` prefix so they cannot clash with a user's own.
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { buildCallbackUrl, callbackExpiry, type CallbackKind, type CallbackSecrets } from '../callback-signing.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReviewClient } from '../services/review/client.js';
@@ -11,18 +10,18 @@ import type { VideoClient } from '../services/video/client.js';
 import { isFinalVideoStatus, type CreateTaskBody } from '../model/video/schemas.js';
 import type {
   Activities,
-  CallbackSent,
   PollInput,
+  QuotaWait,
   ReviewSubmitInput,
+  ReviewSubmitOutcome,
   ReviewSyncSubmitInput,
   ReviewTaskSummary,
-  ServiceEvidence,
   VideoCreateInput,
   VideoCreateOutcome,
   VideoTaskSummary,
 } from '../contract/index.js';
 import type { AdmissionSettings } from '../config-admission.js';
-import { askForVideoSlot, reportRefusal, videoLimitsFor } from './admission.js';
+import { reviewLimitsFor, sendWithinQuota, videoLimitsFor, type SlotWanted } from './admission.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
@@ -47,13 +46,6 @@ export interface ActivityDependencies {
   store?: VideoStore | undefined;
   /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...); none = every create is sent at once. */
   admission?: AdmissionSettings | undefined;
-}
-
-/** The evidence of a create the provider refused for its quota (429, nothing created), if `err` is one. */
-function quotaRefusal(err: unknown): ServiceEvidence | undefined {
-  if (!(err instanceof ApplicationFailure)) return undefined;
-  const evidence = err.details?.[0] as ServiceEvidence | undefined;
-  return evidence?.status === 429 ? evidence : undefined;
 }
 
 /**
@@ -95,6 +87,27 @@ export function createActivities(deps: ActivityDependencies): Activities {
     });
   }
 
+  /** The review gate a submit asks, where the worker limits review tasks. */
+  function reviewSlot(): SlotWanted | undefined {
+    const settings = deps.admission?.review;
+    const limits = reviewLimitsFor(settings);
+    return settings && limits ? { settings, limits } : undefined;
+  }
+
+  /** The video gate a create asks, where a limit applies to its model or its tenant. */
+  function videoSlot(input: VideoCreateInput): SlotWanted | undefined {
+    const settings = deps.admission?.video;
+    const model = String(input.body.model);
+    const limits = videoLimitsFor(settings, model, input.admission?.fairnessKey);
+    if (!settings || !limits) return undefined;
+    return {
+      settings,
+      limits,
+      group: settings.byModel[model] !== undefined ? model : undefined,
+      seconds: typeof input.body.duration === 'number' ? input.body.duration : undefined,
+    };
+  }
+
   function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {
     return {
       images: input.urls,
@@ -108,23 +121,25 @@ export function createActivities(deps: ActivityDependencies): Activities {
     ...createBatchActivities(),
     ...createGatewayActivities(deps),
     ...createStoreActivities(deps),
-    async rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent> {
-      const body = reviewBody(input);
-      const url = callbackUrl('review', input.workflowId, input.stageDeadline);
-      if (url) body.callback_url = url;
-      const callbackSent = url !== undefined;
-      // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may exist),
-      // and the workflow looks for it before resubmitting.
-      const { taskId, record } = await createAtMostOnce(
-        async () => {
-          const accepted = await deps.review.submitAsync(body);
-          return { taskId: accepted.taskId, record: accepted.status };
-        },
-        'review.submit',
-        { callbackSent },
-        recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
-      );
-      return { taskId, status: record ?? 'pending', callbackSent };
+    async rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome> {
+      return sendWithinQuota(reviewSlot(), input.admission, async () => {
+        const body = reviewBody(input);
+        const url = callbackUrl('review', input.workflowId, input.stageDeadline);
+        if (url) body.callback_url = url;
+        const callbackSent = url !== undefined;
+        // At most once, like a create: a 500, time-out or reset is CreateAmbiguous (a review task may
+        // exist), and the workflow looks for it before resubmitting.
+        const { taskId, record } = await createAtMostOnce(
+          async () => {
+            const accepted = await deps.review.submitAsync(body);
+            return { taskId: accepted.taskId, record: accepted.status };
+          },
+          'review.submit',
+          { callbackSent },
+          recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
+        );
+        return { taskId, status: record ?? 'pending', callbackSent };
+      });
     },
 
     /**
@@ -132,18 +147,20 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * whatever went wrong after sending, and it has no callback to confirm it). Its answer may still be
      * unfinished: then it carries the task id to query.
      */
-    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary> {
-      const { record } = await createAtMostOnce(
-        async () => {
-          const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
-          // A Retry-After on the answer is in `retryAfterMs`: the run's RemoteTask obeys it (spec, Limits).
-          const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0 };
-          return { taskId: task.taskId ?? '', record: summary };
-        },
-        'review.submit',
-        { callbackSent: false },
-      );
-      return record!;
+    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaWait> {
+      return sendWithinQuota(reviewSlot(), input.admission, async () => {
+        const { record } = await createAtMostOnce(
+          async () => {
+            const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
+            // A Retry-After on the answer is in `retryAfterMs`: the run's RemoteTask obeys it (spec, Limits).
+            const summary: ReviewTaskSummary = { ...task, raw: redactCallbackUrls(task.raw), queries: 0 };
+            return { taskId: task.taskId ?? '', record: summary };
+          },
+          'review.submit',
+          { callbackSent: false },
+        );
+        return record!;
+      });
     },
 
     async rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary> {
@@ -165,19 +182,11 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * callbacks it receives.
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome> {
-      const settings = deps.admission?.video;
-      const limits = videoLimitsFor(settings, String(input.body.model), input.admission?.fairnessKey);
-      const ask = input.admission;
       // Where the provider's tasks in flight are limited, a create waits for its slot (holding no worker slot).
-      if (settings && limits && ask && !ask.granted) {
-        const duration = typeof input.body.duration === 'number' ? input.body.duration : undefined;
-        await askForVideoSlot(settings, limits, ask, String(input.body.model), duration);
-        return { queued: { key: settings.key, requestId: ask.requestId } };
-      }
-      const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
-      const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
-      const callbackSent = url !== undefined;
-      try {
+      return sendWithinQuota(videoSlot(input), input.admission, async () => {
+        const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
+        const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
+        const callbackSent = url !== undefined;
         const { taskId } = await createAtMostOnce(
           async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
           'video.create',
@@ -185,20 +194,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, callbackSent };
-      } catch (err) {
-        // 429 on a granted create: back-pressure, not a failure. Nothing was created; the slot goes back.
-        const refusal = settings && ask?.granted ? quotaRefusal(err) : undefined;
-        if (!refusal) throw err;
-        await reportRefusal(settings!.key, ask!.requestId, refusal.retryAfterMs);
-        return {
-          refused: {
-            key: settings!.key,
-            requestId: ask!.requestId,
-            ...(refusal.retryAfterMs !== undefined ? { retryAfterMs: refusal.retryAfterMs } : {}),
-            message: (err as Error).message,
-          },
-        };
-      }
+      });
     },
 
     async rtgQueryVideoTask(input: PollInput): Promise<VideoTaskSummary> {

@@ -3,7 +3,6 @@
 // cannot clash with a user's own. Types only: workflows take these, never the implementations.
 import type { StoredVideo } from '../model/stored-video.js';
 import type {
-  CallbackSent,
   GatewayCallInput,
   GatewayCallResult,
   GatewayCreateInput,
@@ -11,8 +10,10 @@ import type {
   GatewayQueryInput,
   JobsPage,
   PollInput,
+  QuotaWait,
   ReadJobsInput,
   ReviewSubmitInput,
+  ReviewSubmitOutcome,
   ReviewSyncSubmitInput,
   StoreVideoInput,
   VideoCreateInput,
@@ -23,9 +24,9 @@ import type { GatewayTaskSummary, ReviewTaskSummary, VideoTaskSummary } from './
 /** The review and video tasks of ReviewThenGenerate (native task API). */
 export interface TaskActivities {
   /** An async review submit, at most once (CreateAmbiguous when a task may exist). */
-  rtgSubmitReview(input: ReviewSubmitInput): Promise<{ taskId: string; status: string } & CallbackSent>;
+  rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome>;
   /** A sync review submit: one blocking call, at most once; the answer may still be unfinished. */
-  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary>;
+  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaWait>;
   rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary>;
   /** The video task's create, at most once (CreateAmbiguous when a task may exist). */
   rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome>;

@@ -55,6 +55,8 @@ export interface ReviewSubmitInput {
   resubmitOnAmbiguity?: boolean;
   /** When the stage this submit belongs to times out (ms epoch): its callback URL expires a margin later. */
   stageDeadline?: number;
+  /** Where the worker limits review tasks (REVIEW_MAX_TASKS_IN_FLIGHT...): as for a video create. */
+  admission?: AdmissionAsk;
 }
 
 export interface ReviewSyncSubmitInput extends ReviewSubmitInput {
@@ -104,10 +106,15 @@ export interface AdmissionAsk {
  * What a create answered: the task, or (only where a limit applies) that it waits for a slot of `key`'s
  * gate, or that the provider refused it for its quota (429) and the request waits again.
  */
-export type VideoCreateOutcome =
-  | ({ taskId: string } & CallbackSent)
+export type VideoCreateOutcome = ({ taskId: string } & CallbackSent) | QuotaWait;
+
+/** Nothing was sent (queued for a slot of `key`), or the provider refused a granted one (429): wait again. */
+export type QuotaWait =
   | { queued: { key: string; requestId: string } }
   | { refused: { key: string; requestId: string; retryAfterMs?: number; message: string } };
+
+/** What an async review submit answered: the task, or, only where a limit applies, a wait for a slot. */
+export type ReviewSubmitOutcome = ({ taskId: string; status: string } & CallbackSent) | QuotaWait;
 
 // ---- Gateway entry points (GenerateAndPoll, rtgCallGateway) -------------------------------------------
 

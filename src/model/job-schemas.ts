@@ -106,11 +106,14 @@ export const progressSchema = lazy(() =>
           requestId: z.string(),
           waitingSince: z.number().describe('When the job began to wait for a slot (ms since the epoch).'),
           admittedAt: z.number().optional().describe('When the slot was granted; absent while it waits.'),
-          refusals: z.number().int().describe('Creates the provider refused for its quota (429) after a grant.'),
+          refusals: z
+            .number()
+            .int()
+            .describe('Submits and creates the providers refused for their quota (429) after a grant, this run.'),
         })
         .optional()
         .describe(
-          "Where the worker limits the provider tasks in flight: this job's slot. Its position is the gate's slotPosition query (review-video status shows it).",
+          "Where the worker limits the providers' tasks in flight: the slot of this job's latest task to wait (a review batch or the video create). Its position is the gate's slotPosition query (review-video status shows it).",
         ),
       orphanTasksCancelled: z
         .array(z.string())

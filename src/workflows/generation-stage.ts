@@ -11,12 +11,11 @@ import {
   type VideoCreateOutcome,
   type VideoTaskSummary,
 } from '../contract/index.js';
-import { admissionAskOf, grantOf } from './admission/job-slot.js';
-import { SlotGrants } from './admission/requester.js';
+import { QuotaTicket } from './admission/job-slot.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
-import { countedAmbiguity, countQuotaRefusal, recordAdmissionWait } from './job-metrics.js';
+import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
@@ -70,10 +69,8 @@ export async function createVideoTaskOnce(
 ): Promise<{ task: RemoteTask; deadline: number }> {
   const task = new RemoteTask(videoTaskRules(job));
   run.planVideoTask(task);
-  const admission = admissionAskOf(job);
+  const quota = new QuotaTicket(job, run, 'video create');
   let deadline = Date.now() + job.timing.generationTimeoutMs;
-  let lastGrant = 0;
-  let grants: SlotGrants | undefined;
   for (let ambiguous = 0; ;) {
     let outcome: VideoCreateOutcome;
     try {
@@ -87,7 +84,7 @@ export async function createVideoTaskOnce(
               resubmitOnAmbiguity: job.resubmitOnAmbiguity,
               stageDeadline: deadline,
               ...(job.callbacks ? {} : { polls: true }),
-              admission,
+              admission: quota.ask,
             },
           ],
         ),
@@ -130,22 +127,15 @@ export async function createVideoTaskOnce(
       return { task, deadline };
     }
     if ('taskId' in outcome) {
-      const waited = run.progress.admission;
-      if (waited) recordAdmissionWait(waited.quotaKey, waited.waitingSince);
+      quota.sent();
       run.setTaskId(outcome.taskId);
       task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
       return { task, deadline };
     }
     // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.
     task.apply({ type: 'queued' });
-    const slot = 'queued' in outcome ? outcome.queued : outcome.refused;
-    if ('refused' in outcome) countQuotaRefusal(slot.key);
-    run.waitForQuota(slot, 'refused' in outcome ? outcome.refused.message : undefined);
-    grants ??= new SlotGrants(); // a grant that came first is buffered by the SDK until then
-    lastGrant = await grantOf(job, run, grants, slot, lastGrant);
-    admission.granted = true;
+    await quota.waitFor(outcome);
     deadline = Date.now() + job.timing.generationTimeoutMs;
-    run.admitted();
     task.apply({ type: 'admitted' });
   }
 }

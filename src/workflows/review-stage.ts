@@ -10,6 +10,7 @@ import {
   type ReviewSubmitInput,
   type ReviewTaskSummary,
 } from '../contract/index.js';
+import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
@@ -74,8 +75,20 @@ async function reviewBatch(
   };
   const summary = `review ${batch.urls.length} ${batch.assetType.toLowerCase()}(s)`;
   const task = new RemoteTask(reviewTaskRules(job));
-  const ctx: BatchContext = { job, run, batch, index, summary, deadline, task };
+  const quota = new QuotaTicket(job, run, `review batch ${index}`);
+  const ctx: BatchContext = { job, run, batch, index, summary, deadline, task, quota };
   run.planReviewTask(index, batch, task);
+  try {
+    return await reviewWithin(ctx, common);
+  } finally {
+    // The task is final, or the run ends: the review service no longer needs the batch's slot.
+    await releaseQuotaSlots(run, `review batch ${index}`);
+  }
+}
+
+async function reviewWithin(ctx: BatchContext, common: ReviewSubmitInput): Promise<ApprovedAsset[]> {
+  const { job, run, batch, index, task } = ctx;
+  const review = job.review!;
 
   if (review.mode === 'sync') {
     const answer = await submitSyncOnce(ctx, common);

@@ -2,7 +2,8 @@
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
+import type { QuotaWait, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
+import type { QuotaTicket } from './admission/job-slot.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
@@ -18,9 +19,34 @@ export interface BatchContext {
   batch: ReviewBatch;
   index: number;
   summary: string;
+  /** When the batch's review times out: its time-out starts when the quota admitted its submit. */
   deadline: number;
   /** The batch's task: told of every submit's outcome. */
   task: RemoteTask;
+  /** The batch's place in the review service's quota (REVIEW_MAX_TASKS_IN_FLIGHT...). */
+  quota: QuotaTicket;
+}
+
+/**
+ * Sends the submit until it is not a quota wait: queued (nothing sent) or refused (429 after a grant),
+ * the batch waits for its slot; once admitted, its review time-out starts over.
+ */
+async function admittedSubmit<T extends object>(
+  ctx: BatchContext,
+  input: ReviewSubmitInput,
+  send: (input: ReviewSubmitInput) => Promise<T | QuotaWait>,
+): Promise<T> {
+  for (;;) {
+    const answer = await send({ ...input, stageDeadline: ctx.deadline, admission: ctx.quota.ask });
+    if (!('queued' in answer) && !('refused' in answer)) {
+      ctx.quota.sent();
+      return answer;
+    }
+    ctx.task.apply({ type: 'queued' });
+    await ctx.quota.waitFor(answer);
+    ctx.deadline = Date.now() + ctx.job.timing.reviewTimeoutMs;
+    ctx.task.apply({ type: 'admitted' });
+  }
 }
 
 function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
@@ -55,7 +81,9 @@ export async function submitOnce(
   for (let ambiguous = 1; ; ambiguous++) {
     if (ambiguous > 1) task.apply({ type: 'resubmit' });
     try {
-      const accepted = await run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [input]);
+      const accepted = await admittedSubmit(ctx, input, (sent) =>
+        run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [sent]),
+      );
       task.apply({ type: 'submitted', taskId: accepted.taskId, at: Date.now(), callbackSent: accepted.callbackSent });
       return accepted;
     } catch (err) {
@@ -105,12 +133,14 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
   const { job, run, task } = ctx;
   for (let ambiguous = 1; ; ambiguous++) {
     if (ambiguous > 1) task.apply({ type: 'resubmit' });
-    const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
     try {
-      // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
-      return await run.acts
-        .submittingSync(timeoutMs + 5_000)
-        .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [{ ...input, timeoutMs }]);
+      return await admittedSubmit(ctx, input, (sent) => {
+        // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
+        const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
+        return run.acts
+          .submittingSync(timeoutMs + 5_000)
+          .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [{ ...sent, timeoutMs }]);
+      });
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;

@@ -14,7 +14,7 @@ import { formatIssues } from '../model/validation.js';
 import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure } from './failure-reading.js';
-import { releaseQuotaSlot } from './admission/job-slot.js';
+import { releaseQuotaSlots } from './admission/job-slot.js';
 import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
@@ -38,12 +38,14 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
 
+  let reviewing = true; // the stage may read waiting_for_quota in either stage
   try {
     run.setStage('reviewing');
     notify.watchStages(() => run.progress);
     const reviewStarted = Date.now();
     const assets = await reviewAll(job, run, workflowId);
     if (job.review) recordStage('review', reviewStarted);
+    reviewing = false;
 
     // The create call is non-cancellable: a create under way always yields its id, so a cancel that
     // arrives meanwhile can cancel the task instead of leaving it behind.
@@ -58,7 +60,7 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
     run.setStage('generating');
     const task = await waitForVideo(job, run, videoTask, deadline);
     recordStage('generation', generationStarted);
-    await releaseQuotaSlot(run);
+    await releaseQuotaSlots(run);
     await cancelOrphans(run);
     const stored = job.store ? await storeVideo(job.timing, run, workflowId, taskId, task.videoUrl) : undefined;
     run.setStage('succeeded');
@@ -85,18 +87,15 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
           ]),
         );
       }
-      await releaseQuotaSlot(run); // after the cancel call: the provider no longer counts the task
+      await releaseQuotaSlots(run); // after the cancel call: the provider no longer counts the task
       await cancelOrphans(run);
       run.setStage('cancelled');
       countJob('cancelled');
       await notify.outcome('cancelled', run.progress, { failure: err });
       throw err;
     }
-    const failure = asPublicFailure(
-      err,
-      run.progress.stage === 'reviewing' ? FailureType.ReviewFailed : FailureType.GenerationFailed,
-    );
-    await releaseQuotaSlot(run);
+    const failure = asPublicFailure(err, reviewing ? FailureType.ReviewFailed : FailureType.GenerationFailed);
+    await releaseQuotaSlots(run);
     await cancelOrphans(run);
     run.fail(failure);
     countJob('failed', failure instanceof ApplicationFailure ? (failure.type ?? '') : '');

@@ -7,6 +7,7 @@ import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../con
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import type { RemoteTask } from './remote-task.js';
+import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import type { RunActivities } from './run-activities.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
@@ -30,7 +31,8 @@ export class RunState {
   /** Every task id named by a (signed) video callback of this run, in arrival order. */
   readonly #namedVideoTaskIds: string[] = [];
   readonly #namedReads = new Map<string, NamedRead>();
-  #slotReturned = false;
+  /** The quota slot each remote task was queued for, until given back. */
+  readonly quotaSlots = new RunSlots();
 
   /**
    * `show` puts the progress in the Web UI's current details at each change of stage or task; `index`
@@ -192,31 +194,28 @@ export class RunState {
 
   // ---- Admission (the provider's quota) ----------------------------------------------------------------
 
-  /** The create waits for a slot of `quotaKey` (queued, or refused by the provider after a grant). */
-  waitForQuota(slot: { key: string; requestId: string }, refusal?: string) {
+  /**
+   * `owner`'s submit or create waits for a slot of `slot.key` (queued, or refused by the provider after a
+   * grant). The progress shows the latest task to wait; the stage is `waiting_for_quota` while any does.
+   */
+  waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string) {
     const before = this.#progress.admission;
     this.#progress.admission = {
       quotaKey: slot.key,
       requestId: slot.requestId,
-      waitingSince: before?.waitingSince ?? Date.now(),
+      waitingSince: before?.requestId === slot.requestId ? before.waitingSince : Date.now(),
       refusals: (before?.refusals ?? 0) + (refusal !== undefined ? 1 : 0),
     };
-    if (refusal !== undefined) this.noteError(`create refused for the provider's quota: ${refusal}`);
+    this.quotaSlots.queued(owner, slot);
+    if (refusal !== undefined) this.noteError(`${owner} refused for the provider's quota: ${refusal}`);
     this.setStage('waiting_for_quota');
   }
 
-  /** The gate granted the slot: the create goes out now, and the generation time-out starts. */
-  admitted() {
-    if (this.#progress.admission) this.#progress.admission.admittedAt = Date.now();
-    this.setStage('creating');
-  }
-
-  /** The slot to give back once the task is final or was never made; undefined after the first call. */
-  takeQuotaSlot(): { key: string; requestId: string } | undefined {
+  /** The gate granted `owner`'s slot: its submit or create goes out now, and its stage's time-out starts. */
+  admitted(owner: SlotOwner) {
     const a = this.#progress.admission;
-    if (!a || this.#slotReturned) return undefined;
-    this.#slotReturned = true;
-    return { key: a.quotaKey, requestId: a.requestId };
+    if (a && a.requestId === this.quotaSlots.requestIdOf(owner)) a.admittedAt = Date.now();
+    if (this.quotaSlots.admitted(owner)) this.setStage(owner === 'video create' ? 'creating' : 'reviewing');
   }
 
   // ---- The run ---------------------------------------------------------------------------------------

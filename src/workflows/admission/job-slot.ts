@@ -1,15 +1,18 @@
-// A job's slot of the provider's quota (docs/operations.md, "Provider quotas"): what its create asks the
-// gate for, the wait for the grant (or the gate's denial, or the job's own admission time-out), and the
-// release once the task is final or was never made. The ask itself is made by the create activity, which
-// alone knows the worker's limits; the generation stage calls these between its creates.
+// A job's slots of the providers' quotas (docs/operations.md, "Provider quotas"): one QuotaTicket per
+// remote task (each review batch, the video task) carries the ask its submit or create sends, waits for
+// the grant (or the gate's denial, or the job's own admission time-out), and the run gives the slot back
+// once the task is final or was never made. The ask itself is made by the submit or create activity,
+// which alone knows the worker's limits; the stages call these between their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
-import { admissionTimedOut, budgetExceeded, type AdmissionAsk } from '../../contract/index.js';
+import { admissionTimedOut, budgetExceeded, type AdmissionAsk, type QuotaWait } from '../../contract/index.js';
 import type { ReviewThenGenerateJob } from '../input.js';
+import { countQuotaRefusal, recordAdmissionWait } from '../job-metrics.js';
 import type { RunState } from '../run-state.js';
-import { releaseSlot, type SlotGrants } from './requester.js';
+import { releaseSlot } from './requester.js';
+import type { SlotOwner } from './run-slots.js';
 
-/** The request a job's create carries: unique per run, with the job's priority, tenant and budget choice. */
-export function admissionAskOf(job: ReviewThenGenerateJob): AdmissionAsk {
+/** The request a job's submit or create carries: unique per task, with the job's priority, tenant and budget choice. */
+function admissionAskOf(job: ReviewThenGenerateJob): AdmissionAsk {
   return {
     requestId: uuid4(),
     priority: job.priority,
@@ -18,35 +21,69 @@ export function admissionAskOf(job: ReviewThenGenerateJob): AdmissionAsk {
   };
 }
 
-/** Waits for a grant newer than `after`; past timing.admissionTimeoutMs, AdmissionTimedOut (then withdrawn). */
-export async function grantOf(
-  job: ReviewThenGenerateJob,
-  run: RunState,
-  grants: SlotGrants,
-  slot: { key: string; requestId: string },
-  after: number,
-): Promise<number> {
-  const limit = job.timing.admissionTimeoutMs;
-  const since = run.progress.admission?.waitingSince ?? Date.now();
-  const granted = await grants.waitFor(
-    slot.requestId,
-    after,
-    limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
-  );
-  if (typeof granted === 'number') return granted;
-  if (granted !== undefined)
-    throw budgetExceeded(`${granted.denied}; nothing was created`, {
+/** One remote task's place in a provider's quota. Without a limit on the worker, its ask is never queued. */
+export class QuotaTicket {
+  /** Sent with every submit or create of the task; `granted` once the gate granted it. */
+  readonly ask: AdmissionAsk;
+  #lastGrant = 0;
+  #waitingSince: number | undefined;
+  #key: string | undefined;
+
+  constructor(
+    private readonly job: ReviewThenGenerateJob,
+    private readonly run: RunState,
+    private readonly owner: SlotOwner,
+  ) {
+    this.ask = admissionAskOf(job);
+  }
+
+  /**
+   * The submit or create was queued (nothing sent), or the provider refused it for its quota (429):
+   * waits for the gate's next grant; past timing.admissionTimeoutMs, AdmissionTimedOut.
+   */
+  async waitFor(wait: QuotaWait): Promise<void> {
+    const slot = 'queued' in wait ? wait.queued : wait.refused;
+    if ('refused' in wait) countQuotaRefusal(slot.key);
+    this.#key = slot.key;
+    this.#waitingSince ??= Date.now();
+    this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
+    this.#lastGrant = await this.#grant(slot);
+    this.ask.granted = true;
+    this.run.admitted(this.owner);
+  }
+
+  /** The task was made: how long it waited is recorded (metrics). */
+  sent(): void {
+    if (this.#key !== undefined && this.#waitingSince !== undefined) recordAdmissionWait(this.#key, this.#waitingSince);
+  }
+
+  /** Waits for a grant newer than the last (a lease check repeats an older grant's time). */
+  async #grant(slot: { key: string; requestId: string }): Promise<number> {
+    const limit = this.job.timing.admissionTimeoutMs;
+    const since = this.#waitingSince!;
+    const granted = await this.run.quotaSlots.grants.waitFor(
+      slot.requestId,
+      this.#lastGrant,
+      limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
+    );
+    if (typeof granted === 'number') return granted;
+    if (granted !== undefined)
+      throw budgetExceeded(`${granted.denied}; nothing was created`, {
+        quotaKey: slot.key,
+        fairnessKey: this.job.fairnessKey,
+      });
+    throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was created`, {
       quotaKey: slot.key,
-      fairnessKey: job.fairnessKey,
+      waitedMs: Date.now() - since,
     });
-  throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was created`, {
-    quotaKey: slot.key,
-    waitedMs: Date.now() - since,
-  });
+  }
 }
 
-/** Gives the run's quota slot back (or withdraws its request): the task is final, or was never made. */
-export async function releaseQuotaSlot(run: RunState): Promise<void> {
-  const slot = run.takeQuotaSlot();
-  if (slot) await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
+/**
+ * Gives back the run's quota slots (or withdraws their requests): `owner`'s, whose task is final, or
+ * every one left when the run ends.
+ */
+export async function releaseQuotaSlots(run: RunState, owner?: SlotOwner): Promise<void> {
+  for (const slot of run.quotaSlots.take(owner))
+    await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
 }

@@ -1,0 +1,111 @@
+// The review service's quota (issue 26): REVIEW_MAX_TASKS_IN_FLIGHT=2 on both workers (this process and a
+// child process), against a sandbox whose review capacity is 2, then 1 (a quota configured above the real
+// one). Each review batch is one task and holds one slot from its submit until it is final. Counts only.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { defaultQuotaKey } from '../../src/config-admission.js';
+import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
+import { progressQuery } from '../../src/workflows/definitions.js';
+import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+import { testClient } from '../support/temporal.js';
+import { until } from '../support/until.js';
+
+let stack: Stack;
+withStack({ workerProcesses: 1, admissionEnv: { REVIEW_MAX_TASKS_IN_FLIGHT: '2' } }, (s) => (stack = s));
+
+const reviewKey = () => defaultQuotaKey('review', stack.sandbox.reviewBaseUrl);
+
+/** Jobs with one image each, whose review takes `reviewMs` in the sandbox. */
+function reviewJobs(count: number, reviewMs: number, mode: 'async' | 'sync' = 'async') {
+  const run = randomUUID().slice(0, 8);
+  return Array.from({ length: count }, (_, i) => {
+    const url = `https://cdn.example.com/people/quota-${run}-${i}.jpg`;
+    stack.sandbox.setReviewTaskOutcome({ url }, 'completed', reviewMs);
+    const input = imageJob(url);
+    input.review = { mode };
+    return input;
+  });
+}
+
+/** Every activity attempt of the jobs: a quota refusal is an answer, never a retried attempt. */
+async function attemptsOf(workflowIds: string[]): Promise<number[]> {
+  const client = await testClient();
+  const attempts: number[] = [];
+  for (const id of workflowIds) {
+    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    for (const e of events) {
+      const attempt = e.activityTaskStartedEventAttributes?.attempt;
+      if (attempt !== undefined && attempt !== null) attempts.push(attempt);
+    }
+  }
+  return attempts;
+}
+
+describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
+  it('12 jobs at once all succeed, never more than 2 review tasks at the service, no 429', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 2 });
+    const handles = await Promise.all(reviewJobs(12, 600).map((input) => stack.start(input)));
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(12).fill('succeeded'));
+
+    const stats = stack.sandbox.quotaStats().review;
+    expect(stats).toMatchObject({ peakInFlight: 2, admitted: 12, refused: 0 });
+    // Every submit went through the review gate: the progress names its key and when each was admitted.
+    for (const h of handles) {
+      const admission = (await h.query(progressQuery)).admission;
+      expect(admission).toMatchObject({ quotaKey: reviewKey(), refusals: 0 });
+      expect(admission?.admittedAt).toBeGreaterThanOrEqual(admission!.waitingSince);
+    }
+    const gate = await (await testClient()).workflow.getHandle(admissionGateId(reviewKey())).query(gateStateQuery);
+    expect(gate).toMatchObject({ capacity: 2, inFlight: 0, waiting: 0 });
+  });
+
+  it('sync reviews hold their slot for the whole blocking call', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 2 });
+    const handles = await Promise.all(reviewJobs(6, 500, 'sync').map((input) => stack.start(input)));
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
+    expect(stack.sandbox.quotaStats().review).toMatchObject({ peakInFlight: 2, admitted: 6, refused: 0 });
+    expect(stack.sandbox.requests().filter((r) => r.operation === 'review.submitSync')).toHaveLength(6);
+  });
+
+  it('a job waits in waiting_for_quota, and its review time-out starts only when it is admitted', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 2 });
+    // Two reviews that take 6 s hold both slots once submitted; the third job may review for 3 s only.
+    const holders = await Promise.all(reviewJobs(2, 6_000).map((input) => stack.start(input)));
+    for (const h of holders)
+      await until(async () => Boolean((await h.query(progressQuery)).review.tasks[0]?.taskId), 'the holders to submit');
+    const [late] = reviewJobs(1, 300);
+    late!.timing = { ...fastTiming, reviewTimeoutMs: 3_000 };
+    const waiter = await stack.start(late!);
+    await until(async () => (await waiter.query(progressQuery)).stage === 'waiting_for_quota', 'the job to wait');
+    expect((await waiter.query(progressQuery)).admission?.quotaKey).toBe(reviewKey());
+    const result = await waiter.result();
+    expect(result.state).toBe('succeeded');
+    const admission = (await waiter.query(progressQuery)).admission!;
+    // It waited longer than its review time-out, and did not fail ReviewTimedOut.
+    expect(admission.admittedAt! - admission.waitingSince).toBeGreaterThan(3_000);
+    await Promise.all(holders.map((h) => h.result()));
+    expect(stack.sandbox.quotaStats().review).toMatchObject({ peakInFlight: 2, refused: 0 });
+  });
+
+  it('against a service that allows only 1: 429s are back-pressure, every job succeeds, no attempt retried', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 1 });
+    const handles = await Promise.all(reviewJobs(6, 400).map((input) => stack.start(input)));
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
+
+    const stats = stack.sandbox.quotaStats().review;
+    expect(stats.peakInFlight).toBe(1);
+    expect(stats.admitted).toBe(6);
+    expect(stats.refused).toBeGreaterThan(0); // the configured 2 was tried
+    let refusals = 0;
+    for (const h of handles) refusals += (await h.query(progressQuery)).admission?.refusals ?? 0;
+    expect(refusals).toBe(stats.refused);
+    expect((await attemptsOf(handles.map((h) => h.workflowId))).every((a) => a === 1)).toBe(true);
+  });
+});
