@@ -94,7 +94,8 @@ export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --
   --video-quota N    the sandbox allows N video tasks in flight (per API key) and answers a create beyond
                      them 429, making nothing; the workers get VIDEO_MAX_TASKS_IN_FLIGHT=N, so jobs wait
                      for a slot instead (default: no quota)
-  --review-quota N   the same for review tasks in flight (per access token; default: no quota)`;
+  --review-quota N   the same for review tasks in flight (per access token), and the workers'
+                     REVIEW_MAX_TASKS_IN_FLIGHT=N (default: no quota)`;
 
 export function parseSoakOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({

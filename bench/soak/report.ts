@@ -207,7 +207,11 @@ ${
   r.videoQuota
     ? `| provider quota (\`--video-quota\`: the sandbox's real capacity, and the workers' VIDEO_MAX_TASKS_IN_FLIGHT) | ${r.videoQuota.limit} video tasks in flight: peak **${r.videoQuota.peakInFlight}**, creates admitted ${r.videoQuota.admitted}, refused (429) **${r.videoQuota.refused}** |\n`
     : ''
-}| time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
+}${
+    r.reviewQuota
+      ? `| review quota (\`--review-quota\`: the sandbox's real capacity, and the workers' REVIEW_MAX_TASKS_IN_FLIGHT) | ${r.reviewQuota.limit} review tasks in flight: peak **${r.reviewQuota.peakInFlight}**, submits admitted ${r.reviewQuota.admitted}, refused (429) **${r.reviewQuota.refused}** |\n`
+      : ''
+  }| time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
 | slowest stage of a job that ended as expected | review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (the time-outs a \`SubmitUnconfirmed\` run waits out: ${s(o.timing.reviewTimeoutMs)}, ${s(o.timing.generationTimeoutMs)}) |
 
 Outcomes: ${Object.entries(v.jobs.byOutcome)

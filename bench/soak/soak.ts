@@ -69,6 +69,8 @@ export interface SoakReport {
   driverErrors: number;
   /** With `--video-quota N`: the workers' VIDEO_MAX_TASKS_IN_FLIGHT and the sandbox's real capacity, both N. */
   videoQuota?: { limit: number; peakInFlight: number; admitted: number; refused: number };
+  /** With `--review-quota N`: the same for review tasks (REVIEW_MAX_TASKS_IN_FLIGHT). */
+  reviewQuota?: { limit: number; peakInFlight: number; admitted: number; refused: number };
 }
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -135,9 +137,13 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening").
     LOG_LEVEL: 'info',
     SOAK_WORKFLOW_BUNDLE: bundlePath,
-    // The workers enforce the provider's quota the sandbox emulates (`--video-quota`), across all of them.
+    // The workers enforce the providers' quotas the sandbox emulates (`--video-quota`, `--review-quota`),
+    // across all of them.
     ...(o.sandbox.videoMaxTasksInFlight !== undefined
       ? { VIDEO_MAX_TASKS_IN_FLIGHT: String(o.sandbox.videoMaxTasksInFlight) }
+      : {}),
+    ...(o.sandbox.reviewMaxTasksInFlight !== undefined
+      ? { REVIEW_MAX_TASKS_IN_FLIGHT: String(o.sandbox.reviewMaxTasksInFlight) }
       : {}),
   };
   for (const k of [
@@ -318,6 +324,9 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       ...(o.sandbox.videoMaxTasksInFlight !== undefined
         ? { videoQuota: { limit: o.sandbox.videoMaxTasksInFlight, ...pick(sandbox.quotaStats().video) } }
         : {}),
+      ...(o.sandbox.reviewMaxTasksInFlight !== undefined
+        ? { reviewQuota: { limit: o.sandbox.reviewMaxTasksInFlight, ...pick(sandbox.quotaStats().review) } }
+        : {}),
     };
     report.durationMs = Date.now() - t0;
     return report;
@@ -337,7 +346,7 @@ function withoutCredentials(e: RequestLogEntry): RequestLogEntry {
   return { ...e, headers };
 }
 
-const pick = ({ peakInFlight, admitted, refused }: ReturnType<Sandbox['quotaStats']>['video']) => ({
+const pick = ({ peakInFlight, admitted, refused }: ReturnType<Sandbox['quotaStats']>['review']) => ({
   peakInFlight,
   admitted,
   refused,
