@@ -1,10 +1,11 @@
-// The provider's cap on creates per minute (issue 26), with a 2 s window so that the test is short: the
-// worker caps creates at 2 per window, against a sandbox that refuses a third one within its own window.
+// The providers' caps on creates and submits per minute (issue 26), with a 2 s window so that the test is
+// short: the worker caps video creates, and review submits, at 2 per window, against a sandbox that
+// refuses a third one within its own window.
 // The gate counts each grant for the window plus a margin (gate-rate.ts), which covers the time from a
 // grant to its create reaching the provider.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 
 const WINDOW_MS = 2_000;
@@ -13,6 +14,7 @@ withStack(
   {
     admission: {
       video: { key: `video@rate-${randomUUID()}`, byModel: {}, maxCreatesPerMinute: 2, createsWindowMs: WINDOW_MS },
+      review: { key: `review@rate-${randomUUID()}`, maxSubmitsPerMinute: 2, submitsWindowMs: WINDOW_MS },
     },
   },
   (s) => (stack = s),
@@ -49,5 +51,24 @@ describe('VIDEO_MAX_CREATES_PER_MINUTE', () => {
       const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
       expect(events.every((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) === 1)).toBe(true);
     }
+  });
+
+  it('REVIEW_MAX_SUBMITS_PER_MINUTE: 6 jobs with a review each, never more than 2 submits in a window', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setQuotas({ reviewMaxSubmitsPerMinute: 2, quotaWindowMs: WINDOW_MS });
+    const run = randomUUID().slice(0, 8);
+    const handles = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => stack.start(imageJob(`https://cdn.example.com/people/rate-${run}-${i}.jpg`))),
+    );
+    const results = await Promise.all(handles.map((h) => h.result()));
+    expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
+    expect(stack.sandbox.quotaStats().review).toMatchObject({ admitted: 6, refused: 0 });
+    const submits = stack.sandbox
+      .requests()
+      .filter((r) => r.operation === 'review.submitAsync')
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
+    expect(submits).toHaveLength(6);
+    for (let i = 2; i < submits.length; i++) expect(submits[i]! - submits[i - 2]!).toBeGreaterThan(WINDOW_MS);
   });
 });
