@@ -6,9 +6,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@temporalio/common';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { activitySettingsFromEnv } from './activities/index.js';
 import { dataConverterFromEnv, describeEncryption } from './codec/data-converter.js';
+import type { AdmissionSettings } from './config-admission.js';
 import { loadTemporalConfig, loadWorkerTuning } from './config.js';
 import { isMainModule } from './is-main.js';
 import { createLogger } from './observability/logger.js';
@@ -20,6 +21,7 @@ import { startTracing } from './observability/tracing.js';
 import { ReviewVideoPlugin } from './plugin.js';
 import { observeServiceRequests } from './services/http.js';
 import { unreachableMessage } from './temporal/client-connection.js';
+import { applyTenantWeights } from './temporal/fairness-weights.js';
 import { connectWorkerToTemporal } from './temporal/worker-connection.js';
 import {
   describeWorkerDeployment,
@@ -126,6 +128,7 @@ export async function runWorker(
     });
     // The SDK's runtime turns SIGINT/SIGTERM into a graceful shutdown of running workers.
     const running = worker.run();
+    await shareTenantWeights(connection, temporal, settings.admission, log);
     const conn = connection;
     const temporalUp = cachedCheck(async () => void (await conn.healthService.check({})));
     if (observability?.bindAddress) {
@@ -167,6 +170,25 @@ export async function runWorker(
     stopObserving();
     // The plugin closed the clients of a worker that ran; this covers a Worker.create that failed.
     await Promise.allSettled([plugin.close(), connection.close()]);
+  }
+}
+
+/** ADMISSION_TENANT_WEIGHTS for Temporal's fairness too; a server that refuses them only loses that (a warning). */
+async function shareTenantWeights(
+  connection: NativeConnection,
+  target: { namespace: string; taskQueue: string },
+  admission: AdmissionSettings | undefined,
+  log: Logger,
+): Promise<void> {
+  const weights = admission?.video?.tenantWeights ?? admission?.review?.tenantWeights;
+  if (!weights) return;
+  try {
+    await applyTenantWeights(connection, target, weights);
+    log.info('worker: tenant weights set on the task queue (Temporal fairness)', { tenants: Object.keys(weights) });
+  } catch (err) {
+    log.warn('worker: the server refused the tenant weights (task-queue fairness); the quota gates still use them', {
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 }
 

@@ -4,6 +4,7 @@
 // created when, what the histories cost.
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
@@ -17,6 +18,7 @@ import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';
 
+const { TaskQueueType } = proto.temporal.api.enums.v1;
 let stack: Stack;
 withStack(
   {
@@ -228,6 +230,16 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect(asks.filter((a) => a.workflowId === job.workflowId)).toEqual([
       expect.objectContaining({ priority: 1, fairnessKey: 'tenant-a', weight: 2 }),
     ]);
+    // The worker process gave the tenants' weights to the task queue's own fairness when it started.
+    for (const taskQueueType of [TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
+      const { config } = await client.workflowService.describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: { name: stack.taskQueue },
+        taskQueueType,
+        reportConfig: true,
+      });
+      expect(config?.fairnessWeightOverrides).toEqual({ 'tenant-a': 2 });
+    }
   });
 
   it("a tenant's daily budget: its second job fails BudgetExceeded if it chose to, or waits for the next day", async () => {
