@@ -24,8 +24,9 @@ export const FailureType = {
    */
   VideoStoreFailed: 'VideoStoreFailed',
   /**
-   * The job waited for a slot of the provider's quota (worker setting VIDEO_MAX_TASKS_IN_FLIGHT...) longer
-   * than its `timing.admissionTimeoutMs`: nothing was created. Details name the quota key and the wait.
+   * A review submit or the video create waited for a slot of the provider's quota (worker setting
+   * VIDEO_MAX_TASKS_IN_FLIGHT, REVIEW_MAX_TASKS_IN_FLIGHT...) longer than the job's
+   * `timing.admissionTimeoutMs`: it was not sent. Details name the quota key and the wait.
    */
   AdmissionTimedOut: 'AdmissionTimedOut',
   /**

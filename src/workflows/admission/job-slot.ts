@@ -72,7 +72,7 @@ export class QuotaTicket {
         quotaKey: slot.key,
         fairnessKey: this.job.fairnessKey,
       });
-    throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was created`, {
+    throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was sent`, {
       quotaKey: slot.key,
       waitedMs: Date.now() - since,
     });
