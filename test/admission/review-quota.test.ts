@@ -57,8 +57,25 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       expect(admission).toMatchObject({ quotaKey: reviewKey(), refusals: 0 });
       expect(admission?.admittedAt).toBeGreaterThanOrEqual(admission!.waitingSince);
     }
-    const gate = await (await testClient()).workflow.getHandle(admissionGateId(reviewKey())).query(gateStateQuery);
-    expect(gate).toMatchObject({ capacity: 2, inFlight: 0, waiting: 0 });
+    const client = await testClient();
+    const gate = client.workflow.getHandle(admissionGateId(reviewKey()));
+    expect(await gate.query(gateStateQuery)).toMatchObject({ capacity: 2, inFlight: 0, waiting: 0 });
+    // What it cost: per job, the submit attempt that only queued and the grant; in the gate, its ask and release.
+    for (const h of handles) {
+      const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
+      const named = (name: string) =>
+        events.filter(
+          (e) =>
+            e.activityTaskScheduledEventAttributes?.activityType?.name === name ||
+            e.workflowExecutionSignaledEventAttributes?.signalName === name,
+        ).length;
+      expect([named('rtgSubmitReview'), named('slotGranted')]).toEqual([2, 1]);
+    }
+    const gateSignals = ((await gate.fetchHistory()).events ?? []).map(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName,
+    );
+    expect(gateSignals.filter((s) => s === 'acquireSlot')).toHaveLength(12);
+    expect(gateSignals.filter((s) => s === 'releaseSlot')).toHaveLength(12);
   });
 
   it('sync reviews hold their slot for the whole blocking call', async () => {
