@@ -130,7 +130,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
   // The in-process worker reads the same variables as the worker processes, with the same quota key.
-  const admission = options.admission ?? loadAdmissionConfig(options.admissionEnv ?? {}, {
+  const admission =
+    options.admission ??
+    loadAdmissionConfig(options.admissionEnv ?? {}, {
       video: sandbox.videoBaseUrl,
       review: sandbox.reviewBaseUrl,
     });
