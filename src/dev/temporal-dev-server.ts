@@ -26,6 +26,22 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/**
+ * Runs `start` again (up to `attempts` in all) when it failed because the server was slow to come up: the
+ * SDK waits 5 s for the dev server, a limit that cannot be set, and a cold or busy machine (after a long
+ * soak, beside another test run) sometimes needs more. Any other error is thrown at once.
+ */
+export async function retrySlowStart<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      const slow = err instanceof Error && /did not start within/.test(err.message);
+      if (!slow || attempt >= attempts) throw err;
+    }
+  }
+}
+
 export async function startDevServer(
   opts: {
     ui?: boolean;
@@ -40,31 +56,33 @@ export async function startDevServer(
 ): Promise<DevServer> {
   const cli = temporalCli();
   const uiPort = opts.ui ? (opts.uiPort ?? (await freePort())) : undefined;
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(cli.path ? { executable: { type: 'existing-path' as const, path: cli.path } } : {}),
-      ip: '127.0.0.1',
-      ...(opts.port ? { port: opts.port } : {}),
-      ...(uiPort ? { ui: true, uiPort } : { ui: false }),
-      ...(opts.dbFilename ? { dbFilename: opts.dbFilename } : {}),
-      searchAttributes: allSearchAttributes,
-      // Timer precision of ~50 ms instead of the default ~1 s, so that sub-second poll intervals in tests
-      // and benchmarks are honoured as written (production intervals are seconds apart).
-      extraArgs: [
-        '--dynamic-config-value',
-        'history.timerProcessorMaxTimeShift="50ms"',
-        // Task-queue fairness (jobs' fairnessKey, docs/operations.md): the matcher that implements it.
-        '--dynamic-config-value',
-        'matching.useNewMatcher=true',
-        '--dynamic-config-value',
-        'matching.enableFairness=true',
-        ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
-        ...(opts.extraArgs ?? []),
-      ],
-      // Keep the dev server quiet but fast: short workflow/activity dispatch latency.
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
+  const env = await retrySlowStart(() =>
+    TestWorkflowEnvironment.createLocal({
+      server: {
+        ...(cli.path ? { executable: { type: 'existing-path' as const, path: cli.path } } : {}),
+        ip: '127.0.0.1',
+        ...(opts.port ? { port: opts.port } : {}),
+        ...(uiPort ? { ui: true, uiPort } : { ui: false }),
+        ...(opts.dbFilename ? { dbFilename: opts.dbFilename } : {}),
+        searchAttributes: allSearchAttributes,
+        // Timer precision of ~50 ms instead of the default ~1 s, so that sub-second poll intervals in tests
+        // and benchmarks are honoured as written (production intervals are seconds apart).
+        extraArgs: [
+          '--dynamic-config-value',
+          'history.timerProcessorMaxTimeShift="50ms"',
+          // Task-queue fairness (jobs' fairnessKey, docs/operations.md): the matcher that implements it.
+          '--dynamic-config-value',
+          'matching.useNewMatcher=true',
+          '--dynamic-config-value',
+          'matching.enableFairness=true',
+          ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+          ...(opts.extraArgs ?? []),
+        ],
+        // Keep the dev server quiet but fast: short workflow/activity dispatch latency.
+        log: { format: 'pretty', level: 'error' },
+      },
+    }),
+  );
   return {
     env,
     address: env.address,

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultQuotaKey } from '../../src/config-admission.js';
-import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
+import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
+import { runCli } from '../support/run-cli.js';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';
@@ -100,6 +101,12 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     const waiter = await stack.start(late!);
     await until(async () => (await waiter.query(progressQuery)).stage === 'waiting_for_quota', 'the job to wait');
     expect((await waiter.query(progressQuery)).admission?.quotaKey).toBe(reviewKey());
+    // The CLI shows the review gate beside any other, and the waiting job's place in its line.
+    const quota = await runCli(['quota', '--json'], { taskQueue: stack.taskQueue });
+    const gates = (JSON.parse(quota.stdout) as { gates: GateStateView[] }).gates;
+    expect(gates.find((g) => g.key === reviewKey())).toMatchObject({ capacity: 2, inFlight: 2, waiting: 1 });
+    const status = await runCli(['status', waiter.workflowId, '--json'], { taskQueue: stack.taskQueue });
+    expect((JSON.parse(status.stdout) as { quotaPosition?: number }).quotaPosition).toBe(0);
     const result = await waiter.result();
     expect(result.state).toBe('succeeded');
     const admission = (await waiter.query(progressQuery)).admission!;
