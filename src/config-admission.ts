@@ -29,8 +29,9 @@ export interface VideoAdmissionSettings {
   budgets?: Record<string, TenantBudget> | undefined;
 }
 
-/** The review service's limits: one gate per `key` (`review@` and the host of REVIEW_API_BASE_URL). */
+/** The review service's limits: one gate per `key`, for all workers. */
 export interface ReviewAdmissionSettings {
+  /** The gate's key: `review@` and the account (REVIEW_QUOTA_ACCOUNT, default the host of REVIEW_API_BASE_URL). */
   key: string;
   /** Review tasks in flight at once (each submitted batch is one task, sync or async). */
   maxTasksInFlight?: number | undefined;
@@ -101,16 +102,18 @@ const namedNumbers = (parse: (text: string) => Record<string, number> | string) 
     return parsed;
   });
 
+/** An account name ends its gate's workflow id: one printable token, to be typed in `temporal workflow query`. */
+const quotaAccount = nonEmpty.max(200).regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces');
+
 export const admissionConfigSchema = z.object({
   VIDEO_MAX_TASKS_IN_FLIGHT: positiveInt.optional(),
   VIDEO_MAX_TASKS_IN_FLIGHT_BY_MODEL: namedNumbers(parseModelLimits).optional(),
   VIDEO_MAX_CREATES_PER_MINUTE: positiveInt.optional(),
-  VIDEO_QUOTA_ACCOUNT: nonEmpty
-    .max(200)
-    .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces')
-    .optional(),
+  VIDEO_QUOTA_ACCOUNT: quotaAccount.optional(),
   REVIEW_MAX_TASKS_IN_FLIGHT: positiveInt.optional(),
   REVIEW_MAX_SUBMITS_PER_MINUTE: positiveInt.optional(),
+  // Named when one host serves two review accounts, or two hosts (a proxy) reach one.
+  REVIEW_QUOTA_ACCOUNT: quotaAccount.optional(),
   ADMISSION_TENANT_WEIGHTS: namedNumbers(parseTenantWeights).optional(),
   VIDEO_DAILY_TASKS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
   VIDEO_DAILY_SECONDS_BY_TENANT: namedNumbers(parseTenantBudgets).optional(),
@@ -145,7 +148,10 @@ export function loadAdmissionConfig(env: Env, baseUrls: { video: string; review:
     ...(c.REVIEW_MAX_TASKS_IN_FLIGHT !== undefined || c.REVIEW_MAX_SUBMITS_PER_MINUTE !== undefined
       ? {
           review: {
-            key: defaultQuotaKey('review', baseUrls.review),
+            key:
+              c.REVIEW_QUOTA_ACCOUNT !== undefined
+                ? `review@${c.REVIEW_QUOTA_ACCOUNT}`
+                : defaultQuotaKey('review', baseUrls.review),
             maxTasksInFlight: c.REVIEW_MAX_TASKS_IN_FLIGHT,
             maxSubmitsPerMinute: c.REVIEW_MAX_SUBMITS_PER_MINUTE,
             leaseMs: c.ADMISSION_LEASE_MS,

@@ -275,7 +275,7 @@ describe('what the processes make of it (src/config*.ts)', () => {
         budgets: { free: { tasks: 100, seconds: 600 }, enterprise: { seconds: 36_000 } },
       },
       review: {
-        key: 'review@review.example.com',
+        key: 'review@prod-review-account',
         maxTasksInFlight: 8,
         maxSubmitsPerMinute: 60,
         leaseMs: 900_000,

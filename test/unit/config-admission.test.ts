@@ -38,6 +38,8 @@ describe('loadAdmissionConfig', () => {
     [{ VIDEO_MAX_TASKS_IN_FLIGHT: '2', ADMISSION_LEASE_MS: '1000' }, /ADMISSION_LEASE_MS .*>=5000/],
     [{ REVIEW_MAX_TASKS_IN_FLIGHT: '0' }, /REVIEW_MAX_TASKS_IN_FLIGHT .*>=1/],
     [{ REVIEW_MAX_SUBMITS_PER_MINUTE: '1.5' }, /REVIEW_MAX_SUBMITS_PER_MINUTE .*expected int/],
+    [{ REVIEW_MAX_TASKS_IN_FLIGHT: '2', REVIEW_QUOTA_ACCOUNT: 'two words' }, /REVIEW_QUOTA_ACCOUNT must be printable/],
+    [{ REVIEW_MAX_TASKS_IN_FLIGHT: '2', REVIEW_QUOTA_ACCOUNT: 'a'.repeat(201) }, /REVIEW_QUOTA_ACCOUNT .*<=200/],
   ])('refuses %o, naming the variable and the rule', (env, message) => {
     expect(() => loadAdmissionConfig(env, base)).toThrow(ConfigError);
     expect(() => loadAdmissionConfig(env, base)).toThrow(message);
@@ -60,6 +62,26 @@ describe('loadAdmissionConfig', () => {
     });
     const both = loadAdmissionConfig({ REVIEW_MAX_SUBMITS_PER_MINUTE: '40', VIDEO_MAX_TASKS_IN_FLIGHT: '2' }, base);
     expect([both.video?.key, both.review?.key]).toEqual(['video@video.example.com:8443', 'review@review.example.com']);
+  });
+
+  it('keys the review quota by REVIEW_QUOTA_ACCOUNT when set, whatever the host, and the video one apart', () => {
+    const named = loadAdmissionConfig(
+      { REVIEW_MAX_TASKS_IN_FLIGHT: '3', REVIEW_QUOTA_ACCOUNT: 'review-acct', VIDEO_MAX_TASKS_IN_FLIGHT: '2' },
+      base,
+    );
+    expect([named.video?.key, named.review?.key]).toEqual(['video@video.example.com:8443', 'review@review-acct']);
+    // Two deployments through different hosts (a proxy) share the account's gate.
+    const proxied = loadAdmissionConfig(
+      { REVIEW_MAX_SUBMITS_PER_MINUTE: '40', REVIEW_QUOTA_ACCOUNT: 'review-acct' },
+      { ...base, review: 'https://review-proxy.internal:9000' },
+    );
+    expect(proxied.review?.key).toBe('review@review-acct');
+    // Empty is unset: the host, as before.
+    expect(loadAdmissionConfig({ REVIEW_MAX_TASKS_IN_FLIGHT: '3', REVIEW_QUOTA_ACCOUNT: '' }, base).review?.key).toBe(
+      'review@review.example.com',
+    );
+    // Alone it sets no limit, as VIDEO_QUOTA_ACCOUNT.
+    expect(loadAdmissionConfig({ REVIEW_QUOTA_ACCOUNT: 'review-acct' }, base)).toEqual({});
   });
 
   it('reads tenant weights, and refuses one outside 0.001 to 1000', () => {
