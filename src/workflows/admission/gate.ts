@@ -70,7 +70,9 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     signalsInFlight++;
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
       .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
-      .catch(() => void gate.release(slot.requestId))
+      .catch(() => {
+      changed = gate.release(slot.requestId) || changed;
+    })
       .finally(() => signalsInFlight--);
   };
   /** Tells a run its request is denied (its tenant's budget is spent and it chose to fail). */
