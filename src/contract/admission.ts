@@ -96,6 +96,11 @@ export interface AdmissionGateInput {
   leaseMs?: number;
   /** Continue as new past this many history events (default 10,000), or when Temporal suggests it. */
   maxHistoryEvents?: number;
+  /**
+   * On a versioned worker, how often an idle gate looks whether another build became current (default 5
+   * minutes), so that it moves there even when no job asks.
+   */
+  versionCheckMs?: number;
   /** Carried over by continue-as-new. */
   state?: GateSnapshot;
 }

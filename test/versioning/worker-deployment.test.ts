@@ -13,7 +13,7 @@ import proto, { type temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
-import { admissionGateId } from '../../src/contract/index.js';
+import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { imageJob, workflowBundle } from '../support/stack.js';
 import { replayHistories, temporalAddress, testClient } from '../support/temporal.js';
@@ -85,6 +85,29 @@ async function workflowTasks(handle: WorkflowHandle) {
     }));
 }
 
+/** How the server runs `h`'s current run: its versioning behavior and the build it is on. */
+async function versioning(h: WorkflowHandle) {
+  const d = await client.workflowService.describeWorkflowExecution({
+    namespace: client.options.namespace,
+    execution: { workflowId: h.workflowId },
+  });
+  const info = d.workflowExecutionInfo?.versioningInfo;
+  return { behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId };
+}
+const PINNED = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
+
+/** A job (polling only: these workers have no callback address) reviewing `url`, saying `prompt`. */
+function start(url: string, prompt?: string): Promise<WorkflowHandle> {
+  const job = imageJob(url, { callbacks: false });
+  const content = job.task.content as unknown[];
+  if (prompt) job.task.content = [{ type: 'text', text: prompt }, ...content.slice(1)];
+  return client.workflow.start('ReviewThenGenerate', {
+    taskQueue,
+    workflowId: `versioning-${randomUUID()}`,
+    args: [job],
+  });
+}
+
 beforeAll(async () => {
   client = await testClient();
   sandbox = await startSandbox({ allowPrivateUrls: true });
@@ -115,12 +138,6 @@ describe('Worker Deployment versioning (PINNED, the default)', () => {
     // Polling only (these workers have no callback address); the review outlasts the switch to B.
     const slowUrl = 'https://cdn.example.com/versioning/slow.jpg';
     sandbox.setReviewTaskOutcome({ url: slowUrl }, 'completed', 10_000);
-    const start = (url: string) =>
-      client.workflow.start('ReviewThenGenerate', {
-        taskQueue,
-        workflowId: `versioning-${randomUUID()}`,
-        args: [imageJob(url, { callbacks: false })],
-      });
     const old = await start(slowUrl);
     handles.push(old);
     await until(
@@ -146,21 +163,70 @@ describe('Worker Deployment versioning (PINNED, the default)', () => {
     expect(new Set(freshTasks.map((t) => t.buildId))).toEqual(new Set(['build-b']));
     expect(new Set(freshTasks.map((t) => processOf(t.identity)))).toEqual(new Set([String(workers.B!.pid)]));
     // The server records both as pinned, each to its own version.
-    const versioning = async (h: WorkflowHandle) => {
-      const d = await client.workflowService.describeWorkflowExecution({
-        namespace: client.options.namespace,
-        execution: { workflowId: h.workflowId },
-      });
-      const info = d.workflowExecutionInfo?.versioningInfo;
-      return { behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId };
-    };
-    const PINNED = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED;
     expect(await versioning(old)).toEqual({ behavior: PINNED, buildId: 'build-a' });
     expect(await versioning(fresh)).toEqual({ behavior: PINNED, buildId: 'build-b' });
     // The quota's gate, started by the first create (after the switch: the old run's review outlasts it),
     // is pinned like any run, to the build current when it started (docs/upgrading.md).
     const gate = client.workflow.getHandle(admissionGateId(defaultVideoQuotaKey(sandbox.videoBaseUrl)));
     expect(await versioning(gate)).toEqual({ behavior: PINNED, buildId: 'build-b' });
+    await gate.terminate('test over');
+  });
+
+  it('an idle quota gate moves to the build made current, with no job asking', async () => {
+    await makeCurrent('build-a');
+    const key = `idle-${randomUUID().slice(0, 8)}@example.com`;
+    const gate = await client.workflow.start('AdmissionGate', {
+      taskQueue,
+      workflowId: admissionGateId(key),
+      args: [{ key, capacity: 1, versionCheckMs: 1_000 }],
+    });
+    await until(async () => ((await versioning(gate)).buildId === 'build-a' ? true : undefined), 'the gate on A');
+    await makeCurrent('build-b');
+    await until(async () => ((await versioning(gate)).buildId === 'build-b' ? true : undefined), 'the gate on B');
+    expect(await versioning(gate)).toEqual({ behavior: PINNED, buildId: 'build-b' });
+    // It moved by continuing as new, woken by its own timer: its first run got no signal.
+    const first = client.workflow.getHandle(gate.workflowId, gate.firstExecutionRunId);
+    expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    const firstEvents = (await first.fetchHistory()).events ?? [];
+    expect(firstEvents.filter((e: Event) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(0);
+    expect(firstEvents.filter((e: Event) => e.timerFiredEventAttributes).length).toBeGreaterThan(0);
+    await gate.terminate('test over');
+  });
+
+  it('a quota gate moves to the current build at its next ask, keeping its slots; A can then stop', async () => {
+    await makeCurrent('build-a');
+    const gate = client.workflow.getHandle(admissionGateId(defaultVideoQuotaKey(sandbox.videoBaseUrl)));
+    // The holder's video takes 8 s: it holds its slot of the (new) gate, pinned to A, across the switch.
+    sandbox.setVideoOutcome({ promptIncludes: 'holds its slot' }, 'succeeded', 8_000);
+    const holder = await start('https://cdn.example.com/versioning/holder.jpg', 'A video that holds its slot');
+    handles.push(holder);
+    await until(
+      async () => ((await gate.query(gateStateQuery)).inFlight === 1 ? true : undefined),
+      'the holder to hold its slot',
+    );
+    expect(await versioning(gate)).toEqual({ behavior: PINNED, buildId: 'build-a' });
+    const firstRun = (await gate.describe()).runId;
+
+    await makeCurrent('build-b');
+    // The next ask wakes the gate on A, which continues as new onto B with the holder's slot.
+    const next = await start('https://cdn.example.com/versioning/next.jpg');
+    handles.push(next);
+    expect((await next.result()).state).toBe('succeeded');
+    expect((await holder.result()).state).toBe('succeeded');
+    expect((await gate.describe()).runId).not.toBe(firstRun);
+    expect(await versioning(gate)).toEqual({ behavior: PINNED, buildId: 'build-b' });
+    expect((await client.workflow.getHandle(gate.workflowId, firstRun).describe()).status.name).toBe(
+      'CONTINUED_AS_NEW',
+    );
+    // The holder (still on A) gave its slot back to the gate's run on B.
+    await until(async () => ((await gate.query(gateStateQuery)).inFlight === 0 ? true : undefined), 'the release');
+
+    // Nothing is left on A: it can stop, and jobs still pass the gate.
+    await workers.A!.stop();
+    const after = await start('https://cdn.example.com/versioning/after.jpg');
+    handles.push(after);
+    expect((await after.result()).state).toBe('succeeded');
+    expect(sandbox.quotaStats().video.refused).toBe(0);
     await gate.terminate('test over');
   });
 });

@@ -9,12 +9,14 @@
 // A grant the provider refused comes back with `slotRefused` (gate-state.ts: back-pressure); a refusal's
 // Retry-After holds every grant until it has passed (a timer). Each ask carries its worker's limits.
 // History is bounded by continue-as-new carrying the whole state, after every handler and every grant
-// signal in flight has finished. Deterministic: timers and signals only.
+// signal in flight has finished. The gate never ends, so under Worker Deployment versioning it does not
+// stay pinned: once another build is current it continues as new onto that build (docs/upgrading.md).
+// Deterministic: timers and signals only.
 import {
   allHandlersFinished,
   condition,
-  continueAsNew,
   getExternalWorkflowHandle,
+  makeContinueAsNewFunc,
   setHandler,
   sleep,
   workflowInfo,
@@ -39,6 +41,8 @@ import { GateState } from './gate-state.js';
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 /** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
 export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
+/** An idle gate wakes this often on a versioned worker, to move to a build made current meanwhile. */
+export const DEFAULT_VERSION_CHECK_MS = 5 * 60_000;
 
 export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const leaseMs = input.leaseMs ?? DEFAULT_LEASE_MS;
@@ -71,8 +75,8 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
       .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
       .catch(() => {
-      changed = gate.release(slot.requestId) || changed;
-    })
+        changed = gate.release(slot.requestId) || changed;
+      })
       .finally(() => signalsInFlight--);
   };
   /** Tells a run its request is denied (its tenant's budget is spent and it chose to fail). */
@@ -118,16 +122,43 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   /** A pause began that no timer ends yet. */
   const armsPending = () => pausedUntil() > Date.now() && !armed.has(pausedUntil());
 
-  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents;
+  /**
+   * Under versioning the server tells a pinned run when another build became current; the gate learns it
+   * at its next workflow task, so a versioned gate wakes at least every `versionCheckMs` (one timer).
+   */
+  const buildChanged = () => workflowInfo().targetWorkerDeploymentVersionChanged;
+  let versionCheckDue = false;
+  let versionTimerArmed = false;
+  const armVersionCheck = (): void => {
+    // An unversioned worker reports its build id with no deployment name: nothing to move to.
+    if (versionTimerArmed || !workflowInfo().currentDeploymentVersion?.deploymentName) return;
+    versionTimerArmed = true;
+    void sleep(input.versionCheckMs ?? DEFAULT_VERSION_CHECK_MS).then(() => {
+      versionTimerArmed = false;
+      versionCheckDue = true;
+    });
+  };
+
+  const shouldContinueAsNew = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > maxEvents || buildChanged();
 
   while (!shouldContinueAsNew()) {
     armLeaseTimer();
+    armVersionCheck();
     wakeAt(pausedUntil());
     wakeAt(gate.budgetWaitUntil(Date.now()));
     await condition(
-      () => gate.grantable(Date.now()) || changed || timerFired || pauseOver || shouldContinueAsNew() || armsPending(),
+      () =>
+        gate.grantable(Date.now()) ||
+        changed ||
+        timerFired ||
+        pauseOver ||
+        versionCheckDue ||
+        shouldContinueAsNew() ||
+        armsPending(),
     );
     pauseOver = false;
+    versionCheckDue = false;
     changed = false;
     const now = Date.now();
     if (timerFired) {
@@ -143,5 +174,9 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     reportGate(gate.view(input.key, now));
   }
   await condition(() => signalsInFlight === 0 && allHandlersFinished());
-  await continueAsNew<typeof AdmissionGate>({ ...input, state: gate.snapshot() });
+  // Onto the current build when it changed: the next run's first task may go there (then it is pinned to it).
+  const next = makeContinueAsNewFunc<typeof AdmissionGate>(
+    buildChanged() ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {},
+  );
+  await next({ ...input, state: gate.snapshot() });
 }
