@@ -60,17 +60,27 @@ export class BatchRun {
     };
   }
 
+  /** This run starts no more children: it handled `every`, Temporal suggests continuing, or the build changed. */
+  #runIsOver(): boolean {
+    const info = workflowInfo();
+    return (
+      this.#handledThisRun >= this.o.every || info.continueAsNewSuggested || info.targetWorkerDeploymentVersionChanged
+    );
+  }
+
   /**
-   * Starts jobs until this run has handled `every` of them (or Temporal suggests continuing as new) or the
-   * source is empty, then waits for every child it started. A cancelled batch waits for its children's
-   * outcomes (they receive the cancellation too) before closing as cancelled.
+   * Starts jobs until this run has handled `every` of them (or Temporal suggests continuing as new, or
+   * another build became current: batch.ts moves there) or the source is empty, then waits for every
+   * child it started. A cancelled batch waits for its children's outcomes (they receive the cancellation
+   * too) before closing as cancelled.
    */
   async runJobs(): Promise<void> {
     this.showDetails();
     try {
       for (;;) {
-        if (this.#handledThisRun >= this.o.every || workflowInfo().continueAsNewSuggested) break;
-        await condition(() => this.#running < this.o.concurrency);
+        if (this.#runIsOver()) break;
+        await condition(() => this.#running < this.o.concurrency || this.#runIsOver());
+        if (this.#runIsOver()) break;
         const entry = await this.source.next();
         if (!entry) break;
         this.#handledThisRun++;

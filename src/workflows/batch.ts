@@ -4,7 +4,9 @@
 // as new with a cursor, the counts and the outcomes. Draining first means a new run never has to re-attach
 // to children of the previous one, and child ids (`<batchId>/<index>` or the job's business key) make a
 // job that was already started impossible to start twice. The run itself is BatchRun (batch-run.ts).
-import { continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+// Under Worker Deployment versioning a batch does not keep its build alive to the end: once another build
+// is current, it drains and continues as new onto it, and its later children start there.
+import { makeContinueAsNewFunc, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import { invalidRunInput, type BatchActivities } from '../contract/index.js';
 import {
   BATCH_DEFAULTS,
@@ -52,6 +54,12 @@ export async function ReviewThenGenerateBatch(input: ReviewThenGenerateBatchInpu
   setHandler(batchProgressQuery, () => run.progress());
 
   await run.runJobs();
-  if (!(await source.exhausted())) await continueAsNew<typeof ReviewThenGenerateBatch>({ ...input, carry: state });
+  if (!(await source.exhausted())) {
+    const moving = workflowInfo().targetWorkerDeploymentVersionChanged;
+    const next = makeContinueAsNewFunc<typeof ReviewThenGenerateBatch>(
+      moving ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {},
+    );
+    await next({ ...input, carry: state });
+  }
   return run.finish();
 }

@@ -193,6 +193,35 @@ describe('Worker Deployment versioning (PINNED, the default)', () => {
     await gate.terminate('test over');
   });
 
+  it('a batch moves to the build made current: its later children start there', async () => {
+    await makeCurrent('build-a');
+    // The first job's review takes 5 s: the switch to B happens while it runs, on A.
+    const slowUrl = 'https://cdn.example.com/versioning/batch-slow.jpg';
+    sandbox.setReviewTaskOutcome({ url: slowUrl }, 'completed', 5_000);
+    const urls = [slowUrl, 1, 2, 3].map((u) =>
+      typeof u === 'string' ? u : `https://cdn.example.com/versioning/b${u}.jpg`,
+    );
+    const batchId = `versioning-batch-${randomUUID()}`;
+    const batch = await client.workflow.start('ReviewThenGenerateBatch', {
+      taskQueue,
+      workflowId: batchId,
+      args: [{ jobs: urls.map((url) => imageJob(url, { callbacks: false })), concurrency: 1 }],
+    });
+    const child = (i: number) => client.workflow.getHandle(`${batchId}/${i}`);
+    await until(async () => ((await versioning(child(0))).buildId === 'build-a' ? true : undefined), 'job 0 on A');
+    await makeCurrent('build-b');
+
+    const summary = (await batch.result()) as { counts: { succeeded: number } };
+    expect(summary.counts.succeeded).toBe(4);
+    handles.push(...[0, 1, 2, 3].map(child), batch);
+    // The job under way finished on A; the batch drained, continued as new onto B, and started the rest there.
+    expect((await versioning(child(0))).buildId).toBe('build-a');
+    for (const i of [1, 2, 3]) expect(await versioning(child(i))).toEqual({ behavior: PINNED, buildId: 'build-b' });
+    expect((await versioning(batch)).buildId).toBe('build-b');
+    const firstRun = client.workflow.getHandle(batchId, batch.firstExecutionRunId);
+    expect((await firstRun.describe()).status.name).toBe('CONTINUED_AS_NEW');
+  });
+
   it('a quota gate moves to the current build at its next ask, keeping its slots; A can then stop', async () => {
     await makeCurrent('build-a');
     const gate = client.workflow.getHandle(admissionGateId(defaultVideoQuotaKey(sandbox.videoBaseUrl)));
