@@ -1,6 +1,6 @@
 // What one run costs, counted from its history: events, and billable actions by kind as Temporal Cloud
 // counts them (docs.temporal.io/cloud/actions): a start; each activity attempt, retries included; the
-// local activities of one workflow task together; each signal; each timer; each search-attribute upsert
+// local activities of one workflow task together; each signal; each update accepted; each timer; each search-attribute upsert
 // except the TemporalChangeVersion one that `patched()` writes; a continue-as-new or child start. A patch
 // marker is not an action. Shared by the benchmark's history sample and the tests (test/support/).
 import type { temporal } from '@temporalio/proto';
@@ -36,6 +36,7 @@ export function costOf(history: { events?: Event[] | null }): RunCost {
       localActivityTasks.add(lastTaskCompleted);
     }
     if (e.workflowExecutionSignaledEventAttributes) add('signals');
+    if (e.workflowExecutionUpdateAcceptedEventAttributes) add('updates');
     if (e.timerStartedEventAttributes) add('timers');
     if (e.upsertWorkflowSearchAttributesEventAttributes && !onlyChangeVersion(e)) add('search-attribute upserts');
     if (e.startChildWorkflowExecutionInitiatedEventAttributes) add('child starts');

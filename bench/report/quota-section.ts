@@ -60,9 +60,10 @@ Utilization is busy slot-seconds (each task from its create to its end) over the
 first create to the last task's end. ${
     a
       ? `Billable actions per job, counted from the histories: ${a.run} in the run and ${a.gate} in the gate. Of
-the run's, ${a.baseline} are what a job that never waits costs; admission adds **${a.admission}** in all: the
-create attempt that only queues the job, the grant, the \`waiting_for_quota\` search-attribute upsert, and in
-the gate the ask, the release and its lease timers. The issue's target was at most 3
+the run's, ${a.baseline} are what a job that never waits costs; admission adds **${a.admission}** in all. A job
+admitted at once (the first ${r.quota} at least) adds its ask and its release in the gate; a job that waits adds
+the create attempt that only queues it, the grant, the \`waiting_for_quota\` search-attribute upsert, and in
+the gate the ask, the release and its share of the lease timers. The issue's target was at most 3
 ([docs/operations.md](${root}docs/operations.md#provider-quotas)).`
       : ''
   }

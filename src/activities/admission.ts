@@ -1,26 +1,34 @@
-// How activities reach a quota key's AdmissionGate (src/workflows/admission/gate.ts): signal-with-start,
-// which workflow code cannot do. Two callers:
+// How activities reach a quota key's AdmissionGate (src/workflows/admission/gate.ts), starting it when it
+// is not running, which workflow code cannot do. Two callers:
 // - the video create and the review submit (review-then-generate.ts), where the worker limits the
-//   provider's tasks: it asks for the run's slot instead of sending, and tells the gate when the provider
-//   refused a granted one (429);
+//   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
+//   answer and the call goes out in the same attempt (ask and release: 2 billable actions); otherwise
+//   nothing is sent and the run waits for the gate's grant signal. They tell the gate when the provider
+//   refused a granted call (429);
 // - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
-// Retried safely: the gate ignores a request id it already has, and a refusal of a slot it no longer holds.
+// Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
+// holds its slot), and a refusal of a slot it no longer holds.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import {
+  acquireSlotNowUpdate,
   acquireSlotSignal,
   admissionGateId,
   slotRefusedSignal,
   type AdmissionActivities,
   type AdmissionAsk,
+  type AdmittedAtOnce,
   type AdmissionGateInput,
   type GateLimits,
+  type HeldSlotRef,
   type QuotaWait,
+  releaseSlotSignal,
   type ServiceEvidence,
   type SlotAsk,
 } from '../contract/index.js';
 import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
+import { InternalFailureType } from '../model/failure-types.js';
 
 /** A gate with only per-model limits still needs a capacity: one no account reaches. */
 const NO_LIMIT = 1_000_000;
@@ -89,8 +97,11 @@ export interface SlotWanted {
   seconds?: number | undefined;
 }
 
-/** Asks, for the run of the current activity, a slot of the gate `wanted.settings.key`. */
-export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<void> {
+/**
+ * Asks, for the run of the current activity, a slot of the gate `wanted.settings.key` (starting the gate
+ * if needed); true when the gate granted it at once.
+ */
+export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<boolean> {
   const { settings, limits, group, seconds } = wanted;
   const ctx = Context.current();
   const run = ctx.info.workflowExecution;
@@ -103,7 +114,7 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
     ...(settings.leaseMs !== undefined ? { leaseMs: settings.leaseMs } : {}),
   };
   const weight = ask.fairnessKey !== undefined ? settings.tenantWeights?.[ask.fairnessKey] : undefined;
-  await signalGate(ctx.client, ctx.info.taskQueue, gate, {
+  const slotAsk: SlotAsk = {
     requestId: ask.requestId,
     workflowId,
     runId,
@@ -114,7 +125,21 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
     ...(seconds !== undefined ? { seconds } : {}),
     ...(ask.onBudgetExceeded !== undefined ? { onBudgetExceeded: ask.onBudgetExceeded } : {}),
     limits,
+  };
+  const { granted } = await ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
+    args: [slotAsk],
+    startWorkflowOperation: new WithStartWorkflowOperation('AdmissionGate', {
+      workflowId: admissionGateId(settings.key),
+      taskQueue: ctx.info.taskQueue,
+      args: [gate],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
   });
+  return granted;
+}
+
+function isAmbiguous(err: unknown): boolean {
+  return err instanceof ApplicationFailure && err.type === InternalFailureType.CreateAmbiguous;
 }
 
 /** The evidence of a create or submit the provider refused for its quota (429, nothing made), if `err` is one. */
@@ -126,22 +151,33 @@ function quotaRefusal(err: unknown): ServiceEvidence | undefined {
 
 /**
  * A create or submit where the worker limits the provider's tasks (`wanted`, undefined when no limit
- * applies): an ask not yet granted is queued at the gate and nothing is sent; a granted one is sent, and
- * a 429 for it gives the slot back and answers `refused` (back-pressure, not a failed attempt).
+ * applies). An ask not yet granted goes to the gate: granted at once, the call is sent in this attempt and
+ * its answer carries the slot (`admitted`); else it is queued and nothing is sent. A 429 for a granted
+ * call gives the slot back and answers `refused` (back-pressure, not a failed attempt). `send` is given
+ * the slot granted at once, for its CreateAmbiguous details: an ambiguous task keeps its slot.
  */
-export async function sendWithinQuota<T>(
+export async function sendWithinQuota<T extends object>(
   wanted: SlotWanted | undefined,
   ask: AdmissionAsk | undefined,
-  send: () => Promise<T>,
-): Promise<T | QuotaWait> {
+  send: (admitted: HeldSlotRef | undefined) => Promise<T>,
+): Promise<(T & AdmittedAtOnce) | QuotaWait> {
+  let admitted: HeldSlotRef | undefined;
   if (wanted && ask && !ask.granted) {
-    await askForSlot(wanted, ask);
-    return { queued: { key: wanted.settings.key, requestId: ask.requestId } };
+    const slot = { key: wanted.settings.key, requestId: ask.requestId };
+    if (!(await askForSlot(wanted, ask))) return { queued: slot };
+    admitted = slot;
   }
   try {
-    return await send();
+    const answer = await send(admitted);
+    return admitted ? { ...answer, admitted } : answer;
   } catch (err) {
-    const refusal = wanted && ask?.granted ? quotaRefusal(err) : undefined;
+    const refusal = wanted && (ask?.granted || admitted) ? quotaRefusal(err) : undefined;
+    if (admitted && !refusal && !isAmbiguous(err)) {
+      // Nothing was made: the slot goes back now (a retried attempt asks again).
+      await Context.current()
+        .client.workflow.getHandle(admissionGateId(admitted.key))
+        .signal(releaseSlotSignal, { requestId: admitted.requestId });
+    }
     if (!wanted || !ask || !refusal) throw err;
     const { key } = wanted.settings;
     await reportRefusal(key, ask.requestId, refusal.retryAfterMs);

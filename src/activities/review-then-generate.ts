@@ -10,6 +10,8 @@ import type { VideoClient } from '../services/video/client.js';
 import { isFinalVideoStatus, type CreateTaskBody } from '../model/video/schemas.js';
 import type {
   Activities,
+  AdmittedAtOnce,
+  HeldSlotRef,
   PollInput,
   QuotaWait,
   ReviewSubmitInput,
@@ -87,6 +89,11 @@ export function createActivities(deps: ActivityDependencies): Activities {
     });
   }
 
+  /** In CreateAmbiguous's details: the slot granted at once, which the ambiguous task keeps. */
+  function heldSlot(admitted: HeldSlotRef | undefined): { heldSlot?: HeldSlotRef } {
+    return admitted ? { heldSlot: admitted } : {};
+  }
+
   /** The review gate a submit asks, where the worker limits review tasks. */
   function reviewSlot(): SlotWanted | undefined {
     const settings = deps.admission?.review;
@@ -122,7 +129,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
     ...createGatewayActivities(deps),
     ...createStoreActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome> {
-      return sendWithinQuota(reviewSlot(), input.admission, async () => {
+      return sendWithinQuota(reviewSlot(), input.admission, async (admitted) => {
         const body = reviewBody(input);
         const url = callbackUrl('review', input.workflowId, input.stageDeadline);
         if (url) body.callback_url = url;
@@ -135,7 +142,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: accepted.taskId, record: accepted.status };
           },
           'review.submit',
-          { callbackSent },
+          { callbackSent, ...heldSlot(admitted) },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, status: record ?? 'pending', callbackSent };
@@ -147,8 +154,8 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * whatever went wrong after sending, and it has no callback to confirm it). Its answer may still be
      * unfinished: then it carries the task id to query.
      */
-    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaWait> {
-      return sendWithinQuota(reviewSlot(), input.admission, async () => {
+    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<(ReviewTaskSummary & AdmittedAtOnce) | QuotaWait> {
+      return sendWithinQuota(reviewSlot(), input.admission, async (admitted) => {
         const { record } = await createAtMostOnce(
           async () => {
             const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
@@ -157,7 +164,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: task.taskId ?? '', record: summary };
           },
           'review.submit',
-          { callbackSent: false },
+          { callbackSent: false, ...heldSlot(admitted) },
         );
         return record!;
       });
@@ -183,14 +190,14 @@ export function createActivities(deps: ActivityDependencies): Activities {
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome> {
       // Where the provider's tasks in flight are limited, a create waits for its slot (holding no worker slot).
-      return sendWithinQuota(videoSlot(input), input.admission, async () => {
+      return sendWithinQuota(videoSlot(input), input.admission, async (admitted) => {
         const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
         const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
         const callbackSent = url !== undefined;
         const { taskId } = await createAtMostOnce(
           async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
           'video.create',
-          { callbackSent },
+          { callbackSent, ...heldSlot(admitted) },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, callbackSent };

@@ -10,6 +10,7 @@ import type {
   GatewayQueryInput,
   JobsPage,
   PollInput,
+  AdmittedAtOnce,
   QuotaWait,
   ReadJobsInput,
   ReviewSubmitInput,
@@ -26,7 +27,7 @@ export interface TaskActivities {
   /** An async review submit, at most once (CreateAmbiguous when a task may exist). */
   rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome>;
   /** A sync review submit: one blocking call, at most once; the answer may still be unfinished. */
-  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaWait>;
+  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<(ReviewTaskSummary & AdmittedAtOnce) | QuotaWait>;
   rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary>;
   /** The video task's create, at most once (CreateAmbiguous when a task may exist). */
   rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome>;

@@ -1,6 +1,6 @@
 // The admission gate's messages and types (src/workflows/admission/), shared by the gate, the runs that
 // ask it for a slot and the activity that starts it (src/activities/admission.ts). One gate per quota key.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export { DEFAULT_FAIRNESS_KEY, DEFAULT_PRIORITY } from '../model/priority.js';
 
@@ -162,6 +162,12 @@ export function admissionGateId(key: string): string {
 }
 
 export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
+/**
+ * The same ask, answered at once (update-with-start from the create or submit activity): `granted` when
+ * a slot was free and the request was next in line; then no `slotGranted` signal follows. Otherwise the
+ * request waits, as if signalled.
+ */
+export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean }, [SlotAsk]>('acquireSlotNow');
 export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
 export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
 /** Sent by the gate to the requesting run. */

@@ -5,12 +5,14 @@
 export type { Activities, BatchActivities, GatewayActivities, StoreActivities, TaskActivities } from './activities.js';
 export type {
   AdmissionAsk,
+  AdmittedAtOnce,
   CallbackSent,
   GatewayCallInput,
   GatewayCallResult,
   GatewayCreateInput,
   GatewayCreateResult,
   GatewayQueryInput,
+  HeldSlotRef,
   JobLine,
   JobsPage,
   PollInput,

@@ -92,6 +92,7 @@ export async function createVideoTaskOnce(
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      if (ambiguity.heldSlot) quota.admittedAtOnce(ambiguity.heldSlot);
       ambiguous++;
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
@@ -127,6 +128,7 @@ export async function createVideoTaskOnce(
       return { task, deadline };
     }
     if ('taskId' in outcome) {
+      if (outcome.admitted) quota.admittedAtOnce(outcome.admitted);
       quota.sent();
       run.setTaskId(outcome.taskId);
       task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });

@@ -2,7 +2,7 @@
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { QuotaWait, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
+import type { AdmittedAtOnce, QuotaWait, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import type { QuotaTicket } from './admission/job-slot.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
@@ -34,13 +34,15 @@ export interface BatchContext {
 async function admittedSubmit<T extends object>(
   ctx: BatchContext,
   input: ReviewSubmitInput,
-  send: (input: ReviewSubmitInput) => Promise<T | QuotaWait>,
+  send: (input: ReviewSubmitInput) => Promise<(T & AdmittedAtOnce) | QuotaWait>,
 ): Promise<T> {
   for (;;) {
     const answer = await send({ ...input, stageDeadline: ctx.deadline, admission: ctx.quota.ask });
     if (!('queued' in answer) && !('refused' in answer)) {
+      const { admitted, ...accepted } = answer;
+      if (admitted) ctx.quota.admittedAtOnce(admitted);
       ctx.quota.sent();
-      return answer;
+      return accepted as T;
     }
     ctx.task.apply({ type: 'queued' });
     await ctx.quota.waitFor(answer);
@@ -89,6 +91,7 @@ export async function submitOnce(
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      if (ambiguity.heldSlot) ctx.quota.admittedAtOnce(ambiguity.heldSlot);
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
@@ -144,6 +147,7 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
+      if (ambiguity.heldSlot) ctx.quota.admittedAtOnce(ambiguity.heldSlot);
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       await countedAmbiguity(

@@ -211,6 +211,14 @@ export class RunState {
     this.setStage('waiting_for_quota');
   }
 
+  /** `owner`'s ask was granted in the gate's answer: its submit or create went out in the same attempt. */
+  admittedAtOnce(owner: SlotOwner, slot: QuotaSlot) {
+    const { key: quotaKey, requestId } = slot;
+    const now = Date.now();
+    this.#progress.admission = { quotaKey, requestId, waitingSince: now, admittedAt: now, refusals: 0 };
+    this.quotaSlots.held(owner, slot);
+  }
+
   /** The gate granted `owner`'s slot: its submit or create goes out now, and its stage's time-out starts. */
   admitted(owner: SlotOwner) {
     const a = this.#progress.admission;

@@ -109,6 +109,11 @@ export const GOLDEN_PATHS = {
     ends: 'completed',
     what: 'a model with a quota: queued, granted, refused (429), granted again once another task ended',
   },
+  'quota-admitted-at-once': {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'completed',
+    what: "a model with a quota and a free slot: granted in the ask's answer, created in the same attempt",
+  },
   'failure-admission-timed-out': {
     workflowType: 'ReviewThenGenerate',
     ends: 'AdmissionTimedOut',

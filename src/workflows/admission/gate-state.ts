@@ -22,10 +22,8 @@ import {
   type SlotRequest,
 } from '../../contract/admission.js';
 
-function clampPriority(p: number | undefined): number {
-  return p === undefined || !Number.isFinite(p) ? DEFAULT_PRIORITY : Math.min(5, Math.max(1, Math.round(p)));
-}
-
+const clampPriority = (p: number | undefined): number =>
+  p === undefined || !Number.isFinite(p) ? DEFAULT_PRIORITY : Math.min(5, Math.max(1, Math.round(p)));
 const atLeastOne = (n: number) => Math.max(1, Math.floor(n));
 
 /** A granted slot with what its request needs to wait again if the provider refuses it. */
@@ -110,6 +108,11 @@ export class GateState {
     const fairnessKey = request.fairnessKey || DEFAULT_FAIRNESS_KEY;
     this.waiting.push({ ...request, priority: clampPriority(request.priority), fairnessKey, weight });
     return true;
+  }
+
+  /** Whether `requestId` holds a slot. */
+  holds(requestId: string): boolean {
+    return this.granted.has(requestId);
   }
 
   /** Removes and returns the requests whose tenant's budget is spent and whose job chose to fail. */

@@ -1,11 +1,13 @@
 // AdmissionGate: one workflow per quota key (workflow id `admission-<key>`) that holds the key's slots,
 // the semaphore of Temporal's mutex sample with the state kept in a class (GateState, gate-state.ts) as in
 // the safe-message-handlers sample. Runs ask with `acquireSlot`, are told with `slotGranted` (a signal to
-// their exact run), and give back with `releaseSlot`. A slot is leased: when the lease passes, the gate
-// signals the holder again; if that run no longer exists (terminated, reset, timed out, or completed
-// without releasing) the signal fails and the slot is freed, otherwise the lease is extended. So a live
-// holder needs no renewals (no billable signals), and a dead one holds a slot at most one lease.
-// A grant to a run that is already gone fails the same way and frees the slot at once.
+// their exact run), and give back with `releaseSlot`. The create and submit activities ask with the update
+// `acquireSlotNow` instead: when a slot is free the answer is the grant itself, with no signal. A slot is
+// leased: when the lease passes, the gate signals the holder again; if that run no longer exists
+// (terminated, reset, timed out, or completed without releasing) the signal fails and the slot is freed,
+// otherwise the lease is extended. So a live holder needs no renewals (no billable signals), and a dead
+// one holds a slot at most one lease. A grant to a run that is already gone fails the same way and frees
+// the slot at once.
 // A grant the provider refused comes back with `slotRefused` (gate-state.ts: back-pressure); a refusal's
 // Retry-After holds every grant until it has passed (a timer). Each ask carries its worker's limits.
 // History is bounded by continue-as-new carrying the whole state, after every handler and every grant
@@ -22,6 +24,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  acquireSlotNowUpdate,
   acquireSlotSignal,
   gateStateQuery,
   releaseSlotSignal,
@@ -88,6 +91,22 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
       .catch(() => undefined) // a run that is gone needs no answer
       .finally(() => signalsInFlight--);
   };
+
+  // The ask answered at once: granted here when the request is next in line and a slot is free, so that
+  // no grant signal follows (the asking activity sends the create in the same attempt). Also true for a
+  // request that already holds its slot (the activity's retry asks again).
+  setHandler(acquireSlotNowUpdate, ({ limits, ...ask }) => {
+    if (limits) gate.setLimits(limits);
+    const now = Date.now();
+    changed = gate.acquire({ ...ask, enqueuedAt: now }) || changed;
+    if (gate.holds(ask.requestId)) return { granted: true };
+    let granted = false;
+    for (const slot of gate.grant(now, now + leaseMs)) {
+      if (slot.requestId === ask.requestId) granted = true;
+      else tell(slot);
+    }
+    return { granted };
+  });
 
   /**
    * One timer for the earliest lease, started only when that lease is earlier than the running timer's:

@@ -1,10 +1,16 @@
 // A job's slots of the providers' quotas (docs/operations.md, "Provider quotas"): one QuotaTicket per
 // remote task (each review batch, the video task) carries the ask its submit or create sends, waits for
-// the grant (or the gate's denial, or the job's own admission time-out), and the run gives the slot back
-// once the task is final or was never made. The ask itself is made by the submit or create activity,
+// the grant (or the gate's denial, or the job's own admission time-out), or learns it was granted at once,
+// and the run gives the slot back once the task is final or was never made. The ask itself is made by the submit or create activity,
 // which alone knows the worker's limits; the stages call these between their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
-import { admissionTimedOut, budgetExceeded, type AdmissionAsk, type QuotaWait } from '../../contract/index.js';
+import {
+  admissionTimedOut,
+  budgetExceeded,
+  type AdmissionAsk,
+  type HeldSlotRef,
+  type QuotaWait,
+} from '../../contract/index.js';
 import type { ReviewThenGenerateJob } from '../input.js';
 import { countQuotaRefusal, recordAdmissionWait } from '../job-metrics.js';
 import type { RunState } from '../run-state.js';
@@ -50,6 +56,17 @@ export class QuotaTicket {
     this.#lastGrant = await this.#grant(slot);
     this.ask.granted = true;
     this.run.admitted(this.owner);
+  }
+
+  /**
+   * The gate granted the ask in its answer, and the submit or create went out in the same attempt (its
+   * answer, or its CreateAmbiguous, carries the slot): the run holds it until the task is final.
+   */
+  admittedAtOnce(slot: HeldSlotRef): void {
+    this.#key = slot.key;
+    this.#waitingSince ??= Date.now();
+    this.ask.granted = true;
+    this.run.admittedAtOnce(this.owner, slot);
   }
 
   /** The task was made: how long it waited is recorded (metrics). */

@@ -20,6 +20,11 @@ export class RunSlots {
     return (this.#grants ??= new SlotGrants());
   }
 
+  /** `owner` was granted `slot` in the answer to its ask: held, never waiting. */
+  held(owner: SlotOwner, slot: QuotaSlot): void {
+    this.#slots.set(owner, slot);
+  }
+
   queued(owner: SlotOwner, slot: QuotaSlot): void {
     this.#slots.set(owner, slot);
     this.#waiting.add(owner);

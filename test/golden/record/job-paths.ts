@@ -192,6 +192,7 @@ export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
     s.sandbox.setQuotas({ videoMaxTasksInFlightByModel: null });
     return handle;
   },
+  'quota-admitted-at-once': (s, name) => run(s, name, quotaJob(name)),
   'failure-budget-exceeded': async (s, name) => {
     // The tenant's one task of the day goes to a first job; the path's job then fails at once.
     await run(s, `${name}-first`, job(`${name}-first`, { fairnessKey: GOLDEN_BUDGET_TENANT }));
