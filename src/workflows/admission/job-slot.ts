@@ -1,8 +1,9 @@
 // A job's slots of the providers' quotas (docs/operations.md, "Provider quotas"): one QuotaTicket per
 // remote task (each review batch, the video task) carries the ask its submit or create sends, waits for
 // the grant (or the gate's denial, or the job's own admission time-out), or learns it was granted at once,
-// and the run gives the slot back once the task is final or was never made. The ask itself is made by the submit or create activity,
-// which alone knows the worker's limits; the stages call these between their attempts.
+// and the run gives the slot back once the task is final or was never made. The ask itself is made by the
+// submit or create activity, which alone knows the worker's limits; the stages call these between their
+// attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
 import {
   admissionTimedOut,
