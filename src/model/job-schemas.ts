@@ -113,7 +113,7 @@ export const progressSchema = lazy(() =>
         })
         .optional()
         .describe(
-          "Where the worker limits the providers' tasks in flight: the slot of this job's latest task to wait (a review batch or the video create). Its position is the gate's slotPosition query (review-video status shows it).",
+          "Where the worker limits the providers' tasks in flight: the slot of this job's latest task to ask (a review batch or the video create; admitted at once, admittedAt equals waitingSince). Its position is the gate's slotPosition query (review-video status shows it).",
         ),
       orphanTasksCancelled: z
         .array(z.string())
