@@ -87,6 +87,31 @@ export function reviewLimitsFor(settings: ReviewAdmissionSettings | undefined): 
   };
 }
 
+/**
+ * The video gate a create of `model` asks, for `tenant`, where a limit applies to it (undefined: create at
+ * once); `seconds` (the create's duration) spends a tenant's daily budget in seconds.
+ */
+export function videoSlotFor(
+  settings: VideoAdmissionSettings | undefined,
+  model: string,
+  tenant: string | undefined,
+  seconds: unknown,
+): SlotWanted | undefined {
+  const limits = videoLimitsFor(settings, model, tenant);
+  if (!settings || !limits) return undefined;
+  return {
+    settings,
+    limits,
+    group: settings.byModel[model] !== undefined ? model : undefined,
+    seconds: typeof seconds === 'number' ? seconds : undefined,
+  };
+}
+
+/** In CreateAmbiguous's details: the slot granted at once, which the ambiguous task keeps. */
+export function heldSlotDetails(admitted: HeldSlotRef | undefined): { heldSlot?: HeldSlotRef } {
+  return admitted ? { heldSlot: admitted } : {};
+}
+
 /** What a gate's settings and a create's or submit's own details add to the run's ask. */
 export interface SlotWanted {
   settings: Pick<VideoAdmissionSettings, 'key' | 'leaseMs' | 'tenantWeights'>;

@@ -34,14 +34,19 @@ import {
   type GatewayCreateInput,
   type GatewayCreateResult,
   type GatewayQueryInput,
+  type GatewayQuotaCreateInput,
   type GatewayTaskSummary,
 } from '../contract/index.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
+import { heldSlotDetails, sendWithinQuota, videoSlotFor } from './admission.js';
+import type { AdmissionSettings } from '../config-admission.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
+  /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...), for GenerateAndPoll's creates. */
+  admission?: AdmissionSettings | undefined;
 }
 
 type Phase = Parameters<typeof toApplicationFailure>[1];
@@ -89,26 +94,50 @@ async function createTaskAtMostOnce(
   video: VideoClient,
   entryPoint: GatewayTaskEntryPoint,
   { params, body, checkWellKnown }: Omit<GatewayCallInput, 'endpoint'>,
+  ambiguityDetails: Record<string, unknown> = {},
 ) {
   const endpoint = TASK_ADAPTERS[entryPoint].create;
-  return createAtMostOnce(async () => {
-    const res = await video.gateway(endpoint, {
-      ...(params ? { params } : {}),
-      ...(body !== undefined ? { body } : {}),
-      ...(checkWellKnown ? { checkWellKnown: true } : {}),
-    });
-    const raw = redactCallbackUrls(res.body);
-    const view = readGatewayTask(entryPoint, res.body);
-    if (view.taskId === undefined) {
-      throw malformedResponseError(
-        { service: 'video', operation: gatewayOperation(endpoint) },
-        res.status,
-        raw,
-        'no task id in the body',
-      );
-    }
-    return { taskId: view.taskId, record: { status: res.status, state: view.state, raw } };
-  });
+  return createAtMostOnce(
+    async () => {
+      const res = await video.gateway(endpoint, {
+        ...(params ? { params } : {}),
+        ...(body !== undefined ? { body } : {}),
+        ...(checkWellKnown ? { checkWellKnown: true } : {}),
+      });
+      const raw = redactCallbackUrls(res.body);
+      const view = readGatewayTask(entryPoint, res.body);
+      if (view.taskId === undefined) {
+        throw malformedResponseError(
+          { service: 'video', operation: gatewayOperation(endpoint) },
+          res.status,
+          raw,
+          'no task id in the body',
+        );
+      }
+      return { taskId: view.taskId, record: { status: res.status, state: view.state, raw } };
+    },
+    'video.create',
+    ambiguityDetails,
+  );
+}
+
+async function createGatewayTask(
+  video: VideoClient,
+  input: GatewayCreateInput,
+  ambiguityDetails?: Record<string, unknown>,
+): Promise<GatewayCreateResult> {
+  const { taskId, record } = await createTaskAtMostOnce(
+    video,
+    input.entryPoint,
+    { body: input.body, ...(input.checkWellKnown ? { checkWellKnown: true } : {}) },
+    ambiguityDetails,
+  );
+  return {
+    taskId,
+    state: record?.state,
+    reading: readGatewayTask(input.entryPoint, record?.raw).reading,
+    raw: record?.raw,
+  };
 }
 
 function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntryPoint): ApplicationFailure {
@@ -167,16 +196,17 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
      */
     async rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult> {
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
-      const { taskId, record } = await createTaskAtMostOnce(deps.video, input.entryPoint, {
-        body: input.body,
-        ...(input.checkWellKnown ? { checkWellKnown: true } : {}),
-      });
-      return {
-        taskId,
-        state: record?.state,
-        reading: readGatewayTask(input.entryPoint, record?.raw).reading,
-        raw: record?.raw,
-      };
+      return createGatewayTask(deps.video, input);
+    },
+
+    /** The create inside the worker's video quota: GenerateAndPoll's tasks count against it too. */
+    async rtgCreateGatewayTaskWithinQuota({ admission, ...input }: GatewayQuotaCreateInput) {
+      queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
+      const { model, duration } = input.body;
+      const wanted = videoSlotFor(deps.admission?.video, String(model ?? ''), admission.fairnessKey, duration);
+      return sendWithinQuota(wanted, admission, (admitted) =>
+        createGatewayTask(deps.video, input, heldSlotDetails(admitted)),
+      );
     },
 
     /**

@@ -11,7 +11,6 @@ import { isFinalVideoStatus, type CreateTaskBody } from '../model/video/schemas.
 import type {
   Activities,
   AdmittedAtOnce,
-  HeldSlotRef,
   PollInput,
   QuotaWait,
   ReviewSubmitInput,
@@ -23,7 +22,7 @@ import type {
   VideoTaskSummary,
 } from '../contract/index.js';
 import type { AdmissionSettings } from '../config-admission.js';
-import { reviewLimitsFor, sendWithinQuota, videoLimitsFor, type SlotWanted } from './admission.js';
+import { heldSlotDetails, reviewLimitsFor, sendWithinQuota, videoSlotFor, type SlotWanted } from './admission.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
@@ -89,11 +88,6 @@ export function createActivities(deps: ActivityDependencies): Activities {
     });
   }
 
-  /** In CreateAmbiguous's details: the slot granted at once, which the ambiguous task keeps. */
-  function heldSlot(admitted: HeldSlotRef | undefined): { heldSlot?: HeldSlotRef } {
-    return admitted ? { heldSlot: admitted } : {};
-  }
-
   /** The review gate a submit asks, where the worker limits review tasks. */
   function reviewSlot(): SlotWanted | undefined {
     const settings = deps.admission?.review;
@@ -103,16 +97,8 @@ export function createActivities(deps: ActivityDependencies): Activities {
 
   /** The video gate a create asks, where a limit applies to its model or its tenant. */
   function videoSlot(input: VideoCreateInput): SlotWanted | undefined {
-    const settings = deps.admission?.video;
-    const model = String(input.body.model);
-    const limits = videoLimitsFor(settings, model, input.admission?.fairnessKey);
-    if (!settings || !limits) return undefined;
-    return {
-      settings,
-      limits,
-      group: settings.byModel[model] !== undefined ? model : undefined,
-      seconds: typeof input.body.duration === 'number' ? input.body.duration : undefined,
-    };
+    const { model, duration } = input.body;
+    return videoSlotFor(deps.admission?.video, String(model), input.admission?.fairnessKey, duration);
   }
 
   function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {
@@ -142,7 +128,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: accepted.taskId, record: accepted.status };
           },
           'review.submit',
-          { callbackSent, ...heldSlot(admitted) },
+          { callbackSent, ...heldSlotDetails(admitted) },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, status: record ?? 'pending', callbackSent };
@@ -164,7 +150,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: task.taskId ?? '', record: summary };
           },
           'review.submit',
-          { callbackSent: false, ...heldSlot(admitted) },
+          { callbackSent: false, ...heldSlotDetails(admitted) },
         );
         return record!;
       });
@@ -197,7 +183,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
         const { taskId } = await createAtMostOnce(
           async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
           'video.create',
-          { callbackSent, ...heldSlot(admitted) },
+          { callbackSent, ...heldSlotDetails(admitted) },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, callbackSent };

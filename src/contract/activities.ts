@@ -7,6 +7,7 @@ import type {
   GatewayCallResult,
   GatewayCreateInput,
   GatewayCreateResult,
+  GatewayQuotaCreateInput,
   GatewayQueryInput,
   JobsPage,
   PollInput,
@@ -40,6 +41,13 @@ export interface TaskActivities {
 export interface GatewayActivities {
   rtgCallGateway(input: GatewayCallInput): Promise<GatewayCallResult>;
   rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult>;
+  /**
+   * The same create inside the video quota the worker sets (VIDEO_MAX_TASKS_IN_FLIGHT...), as a
+   * ReviewThenGenerate create: granted at once and sent, or queued (nothing sent), or refused (429).
+   */
+  rtgCreateGatewayTaskWithinQuota(
+    input: GatewayQuotaCreateInput,
+  ): Promise<(GatewayCreateResult & AdmittedAtOnce) | QuotaWait>;
   rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary>;
 }
 

@@ -156,6 +156,11 @@ export interface GatewayCreateInput {
   checkWellKnown?: boolean;
 }
 
+/** A create of GenerateAndPoll where the worker limits the video tasks in flight: the run's request. */
+export interface GatewayQuotaCreateInput extends GatewayCreateInput {
+  admission: AdmissionAsk;
+}
+
 export interface GatewayCreateResult {
   taskId: string;
   /** The state the create answer carried, if any. */

@@ -12,6 +12,7 @@ export type {
   GatewayCreateInput,
   GatewayCreateResult,
   GatewayQueryInput,
+  GatewayQuotaCreateInput,
   HeldSlotRef,
   JobLine,
   JobsPage,

@@ -2,7 +2,8 @@
 import { defineQuery } from '@temporalio/workflow';
 import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
 
-export type GenerateAndPollStage = 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
+export type GenerateAndPollStage =
+  'waiting_for_quota' | 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
 
 export interface GenerateAndPollProgress {
   stage: GenerateAndPollStage;
@@ -12,6 +13,8 @@ export interface GenerateAndPollProgress {
   state?: string;
   /** How that state reads: pending, unknown (never final), or a final outcome. */
   reading?: TaskReading;
+  /** The video quota the create waits for or holds (`admission-<quotaKey>`), where the worker sets one. */
+  quotaKey?: string;
   /** Create requests sent (more than 1 only with resubmitOnAmbiguity). */
   creates: number;
   queries: number;

@@ -1,15 +1,15 @@
 // GenerateAndPoll: one task on an asynchronous gateway entry point (unified video, vendor A, vendor B,
-// /v1/videos, aigc-images), created once, then polled on its query path until a final state.
+// /v1/videos, aigc-images), created once (inside the worker's video quota: gateway-create.ts), then polled
+// on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ActivityCancellationType, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, setHandler } from '@temporalio/workflow';
 import {
   generationCancelled,
   generationExpired,
   generationFailed,
   generationTimedOut,
   invalidRunInput,
-  submitUnconfirmed,
   type GatewayActivities,
   type GatewayCreateResult,
   type GatewayTaskSummary,
@@ -22,7 +22,6 @@ import {
   type GenerateAndPollJob,
   type GenerateAndPollTiming,
 } from './generate-and-poll-input.js';
-import { ambiguityOf } from './ambiguity.js';
 import { asPublicFailure } from './failure-reading.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import { waitUntilFinal, type QueryPacing } from './task-waiter.js';
@@ -32,6 +31,8 @@ import {
   type GenerateAndPollResult,
 } from './generate-and-poll-definitions.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
+import { GatewayQuota } from './admission/gateway-slot.js';
+import { createGatewayTaskOnce, type GatewayCreate } from './gateway-create.js';
 
 function gatewayActivities(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
@@ -64,8 +65,13 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   const job = validation.job;
   progress.entryPoint = job.entryPoint;
   const acts = gatewayActivities(job.timing);
+  const quota = new GatewayQuota();
   try {
-    const created = await createGatewayTaskOnce(job, acts, progress);
+    const create: GatewayCreate = (request) =>
+      acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
+        request,
+      ]);
+    const created = await createGatewayTaskOnce(job, create, quota, progress);
     progress.taskId = created.taskId;
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
@@ -76,51 +82,14 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
     const failure = publicFailure(err);
     fail(progress, failure);
     throw failure;
+  } finally {
+    await quota.release(); // the task is final, or was never made
   }
 }
 
 function fail(progress: GenerateAndPollProgress, err: unknown) {
   progress.stage = 'failed';
   progress.lastError = err instanceof Error ? err.message : String(err);
-}
-
-/**
- * One create. An ambiguous outcome (500, time-out, reset, unreadable 2xx) is never resubmitted by
- * default: these entry points have no callback that could name the task, so a second create could only
- * guess. The run fails with the evidence; `resubmitOnAmbiguity` opts into one resubmission after a grace.
- */
-async function createGatewayTaskOnce(
-  job: GenerateAndPollJob,
-  acts: RunActivities,
-  progress: GenerateAndPollProgress,
-): Promise<GatewayCreateResult> {
-  for (let attempt = 1; ; attempt++) {
-    progress.creates = attempt;
-    try {
-      return await acts.creating.rtgCreateGatewayTask.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
-        {
-          entryPoint: job.entryPoint,
-          body: job.body,
-          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
-          ...(job.checkWellKnown ? { checkWellKnown: true } : {}),
-        },
-      ]);
-    } catch (err) {
-      const ambiguity = ambiguityOf(err);
-      if (!ambiguity) throw err;
-      progress.lastError = `create ambiguous (${attempt}): ${ambiguity.message}`;
-      if (!job.resubmitOnAmbiguity || attempt >= 2) {
-        throw submitUnconfirmed(
-          `ambiguous create: check the provider before retrying — the ${job.entryPoint} create may have made a task, but no task id came back ` +
-            `(${ambiguity.message}); ${attempt} create request(s) sent, ${job.resubmitOnAmbiguity ? 'the one resubmission was ambiguous too' : 'not resubmitted (resubmitOnAmbiguity is off)'}`,
-          { entryPoint: job.entryPoint, createRequests: attempt, evidence: ambiguity.evidence },
-        );
-      }
-      progress.stage = 'ambiguity-grace';
-      if (job.timing.createAmbiguityGraceMs > 0) await sleep(job.timing.createAmbiguityGraceMs);
-      progress.stage = 'creating';
-    }
-  }
 }
 
 class PollTimedOut extends Error {
