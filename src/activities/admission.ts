@@ -3,7 +3,8 @@
 // - the video create and the review submit (review-then-generate.ts), where the worker limits the
 //   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
 //   answer and the call goes out in the same attempt (ask and release: 2 billable actions); otherwise
-//   nothing is sent and the run waits for the gate's grant signal. They tell the gate when the provider
+//   nothing is sent and the run waits for the gate's grant signal. An ask the gate does not answer
+//   within ASK_AT_ONCE_DEADLINE_MS (a burst) is signalled instead. They tell the gate when the provider
 //   refused a granted call (429);
 // - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
 // Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
@@ -20,18 +21,21 @@ import {
   type AdmissionAsk,
   type AdmittedAtOnce,
   type AdmissionGateInput,
-  type GateLimits,
   type HeldSlotRef,
   type QuotaWait,
   releaseSlotSignal,
   type ServiceEvidence,
   type SlotAsk,
 } from '../contract/index.js';
-import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
+import type { SlotWanted } from './admission-limits.js';
 import { InternalFailureType } from '../model/failure-types.js';
 
-/** A gate with only per-model limits still needs a capacity: one no account reaches. */
-const NO_LIMIT = 1_000_000;
+/**
+ * How long an ask waits for the gate's answer before it is signalled instead. Answered in one workflow
+ * task of the gate when it is free to take it; Temporal refuses more than a few updates in flight to one
+ * workflow (the client then backs off for a second or more), so a burst of asks falls back to signals.
+ */
+const ASK_AT_ONCE_DEADLINE_MS = 3_000;
 
 export interface AdmissionActivityDependencies {
   client: Client;
@@ -48,78 +52,6 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
     signal: acquireSlotSignal,
     signalArgs: [ask],
   });
-}
-
-/**
- * The video limits that apply to a create of `model` for `tenant`; undefined when none does (create at
- * once): no account or model cap applies, and the tenant has no daily budget.
- */
-export function videoLimitsFor(
-  settings: VideoAdmissionSettings | undefined,
-  model: string,
-  tenant: string | undefined,
-): GateLimits | undefined {
-  if (!settings) return undefined;
-  const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel, budgets } = settings;
-  const budgeted = tenant !== undefined && budgets?.[tenant] !== undefined;
-  if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined && !budgeted)
-    return undefined;
-  return {
-    capacity: maxTasksInFlight ?? NO_LIMIT,
-    ...(Object.keys(byModel).length > 0 ? { groups: byModel } : {}),
-    ...(maxCreatesPerMinute !== undefined
-      ? {
-          rate: { limit: maxCreatesPerMinute, ...(createsWindowMs !== undefined ? { windowMs: createsWindowMs } : {}) },
-        }
-      : {}),
-    ...(budgets !== undefined ? { budgets } : {}),
-  };
-}
-
-/** The review limits; undefined when none applies (submit at once). One review task is one slot. */
-export function reviewLimitsFor(settings: ReviewAdmissionSettings | undefined): GateLimits | undefined {
-  if (!settings || (settings.maxTasksInFlight === undefined && settings.maxSubmitsPerMinute === undefined))
-    return undefined;
-  const { maxSubmitsPerMinute: limit, submitsWindowMs: windowMs } = settings;
-  return {
-    capacity: settings.maxTasksInFlight ?? NO_LIMIT,
-    ...(limit !== undefined ? { rate: { limit, ...(windowMs !== undefined ? { windowMs } : {}) } } : {}),
-  };
-}
-
-/**
- * The video gate a create of `model` asks, for `tenant`, where a limit applies to it (undefined: create at
- * once); `seconds` (the create's duration) spends a tenant's daily budget in seconds.
- */
-export function videoSlotFor(
-  settings: VideoAdmissionSettings | undefined,
-  model: string,
-  tenant: string | undefined,
-  seconds: unknown,
-): SlotWanted | undefined {
-  const limits = videoLimitsFor(settings, model, tenant);
-  if (!settings || !limits) return undefined;
-  return {
-    settings,
-    limits,
-    group: settings.byModel[model] !== undefined ? model : undefined,
-    seconds: typeof seconds === 'number' ? seconds : undefined,
-  };
-}
-
-/** In CreateAmbiguous's details: the slot granted at once, which the ambiguous task keeps. */
-export function heldSlotDetails(admitted: HeldSlotRef | undefined): { heldSlot?: HeldSlotRef } {
-  return admitted ? { heldSlot: admitted } : {};
-}
-
-/** What a gate's settings and a create's or submit's own details add to the run's ask. */
-export interface SlotWanted {
-  settings: Pick<VideoAdmissionSettings, 'key' | 'leaseMs' | 'tenantWeights'>;
-  limits: GateLimits;
-  /** The per-model group the slot also counts against (video). */
-  group?: string | undefined;
-  /** Seconds of video, against a tenant's daily budget. */
-  seconds?: number | undefined;
 }
 
 /**
@@ -151,16 +83,26 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
     ...(ask.onBudgetExceeded !== undefined ? { onBudgetExceeded: ask.onBudgetExceeded } : {}),
     limits,
   };
-  const { granted } = await ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
-    args: [slotAsk],
-    startWorkflowOperation: new WithStartWorkflowOperation('AdmissionGate', {
-      workflowId: admissionGateId(settings.key),
-      taskQueue: ctx.info.taskQueue,
-      args: [gate],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    }),
-  });
-  return granted;
+  try {
+    const { granted } = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
+      ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
+        args: [slotAsk],
+        startWorkflowOperation: new WithStartWorkflowOperation('AdmissionGate', {
+          workflowId: admissionGateId(settings.key),
+          taskQueue: ctx.info.taskQueue,
+          args: [gate],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      }),
+    );
+    return granted;
+  } catch {
+    // Throttled (a burst of asks: Temporal admits few updates to one workflow at a time), or slow: the
+    // ask is signalled instead, and the run waits for the grant. If the update did reach the gate and
+    // granted the slot, the gate tells the run when this signal arrives.
+    await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
+    return false;
+  }
 }
 
 function isAmbiguous(err: unknown): boolean {

@@ -40,7 +40,8 @@ import {
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
-import { heldSlotDetails, sendWithinQuota, videoSlotFor } from './admission.js';
+import { sendWithinQuota } from './admission.js';
+import { heldSlotDetails, videoSlotFor } from './admission-limits.js';
 import type { AdmissionSettings } from '../config-admission.js';
 
 export interface GatewayActivityDependencies {

@@ -22,7 +22,8 @@ import type {
   VideoTaskSummary,
 } from '../contract/index.js';
 import type { AdmissionSettings } from '../config-admission.js';
-import { heldSlotDetails, reviewLimitsFor, sendWithinQuota, videoSlotFor, type SlotWanted } from './admission.js';
+import { sendWithinQuota } from './admission.js';
+import { heldSlotDetails, reviewLimitsFor, videoSlotFor, type SlotWanted } from './admission-limits.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';

@@ -7,10 +7,17 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmissionActivities } from '../../src/activities/admission.js';
-import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
+import {
+  acquireSlotNowUpdate,
+  acquireSlotSignal,
+  admissionGateId,
+  gateStateQuery,
+  type GateStateView,
+} from '../../src/contract/index.js';
 import type { admissionRequester, RequesterInput, RequesterResult } from '../fixtures/admission-requester-workflow.js';
 import { costOf } from '../support/history-cost.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
+import { until } from '../support/until.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/admission-requester-workflow.ts', import.meta.url));
 let bundle: WorkflowBundleWithSourceMap;
@@ -131,6 +138,24 @@ describe('AdmissionGate', () => {
     const total = 7 + gate.signals! + 1 + gate.start! + gate.timers!;
     expect(total).toBe(24);
     console.info(`admission: ${total} billable actions for 7 jobs; 3 per job once the gate runs`);
+  });
+
+  it('asked again for a slot a run holds: the update answers granted, a signal tells the run again', async () => {
+    // What an ask whose update answer was lost (the activity signals instead) meets.
+    const key = newKey();
+    const holder = await startRequester({ key, capacity: 2, untilDone: true });
+    const held = (await waitForGate(key, (v) => v.inFlight === 1)).granted[0]!;
+    const gate = (await testClient()).workflow.getHandle(admissionGateId(key));
+    const ask = { requestId: held.requestId, workflowId: held.workflowId, runId: held.runId };
+    expect(await gate.executeUpdate(acquireSlotNowUpdate, { args: [ask] })).toEqual({ granted: true });
+    expect(await grantOrder(key)).toEqual([holder.workflowId]);
+    await gate.signal(acquireSlotSignal, ask);
+    await until(async () => (await grantOrder(key)).length === 2, 'the holder to be told again');
+    expect(await grantOrder(key)).toEqual([holder.workflowId, holder.workflowId]);
+    expect((await view(key))?.inFlight).toBe(1);
+    await signalDone(holder);
+    await holder.result();
+    expect(await waitForGate(key, (v) => v.inFlight === 0)).toMatchObject({ waiting: 0 });
   });
 
   it('frees the slot of a requester terminated while holding it, at its lease', async () => {

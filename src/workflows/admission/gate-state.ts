@@ -110,9 +110,10 @@ export class GateState {
     return true;
   }
 
-  /** Whether `requestId` holds a slot. */
-  holds(requestId: string): boolean {
-    return this.granted.has(requestId);
+  /** The slot `requestId` holds, if it holds one. */
+  slotOf(requestId: string): GrantedSlot | undefined {
+    const slot = this.granted.get(requestId);
+    return slot && slotView(slot);
   }
 
   /** Removes and returns the requests whose tenant's budget is spent and whose job chose to fail. */
@@ -245,6 +246,4 @@ export class GateState {
 }
 
 /** A held slot as the gate tells it (without the request's fields kept for a refusal). */
-function slotView({ priority: _p, weight: _w, enqueuedAt: _e, ...slot }: HeldSlot): GrantedSlot {
-  return slot;
-}
+const slotView = ({ priority: _p, weight: _w, enqueuedAt: _e, ...slot }: HeldSlot): GrantedSlot => slot;

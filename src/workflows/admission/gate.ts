@@ -58,10 +58,6 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
 
   /** A message changed what the gate holds or waits for: the loop reports it (metrics) even if it grants nothing. */
   let changed = false;
-  setHandler(acquireSlotSignal, ({ limits, ...ask }) => {
-    if (limits) gate.setLimits(limits);
-    changed = gate.acquire({ ...ask, enqueuedAt: Date.now() }) || changed;
-  });
   setHandler(slotRefusedSignal, ({ requestId, retryAfterMs }) => {
     changed = gate.refuse(requestId, Date.now(), retryAfterMs) || changed;
   });
@@ -92,6 +88,14 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
       .finally(() => signalsInFlight--);
   };
 
+  setHandler(acquireSlotSignal, ({ limits, ...ask }) => {
+    if (limits) gate.setLimits(limits);
+    const added = gate.acquire({ ...ask, enqueuedAt: Date.now() });
+    changed = added || changed;
+    // Asked again while it holds its slot (an update granted it, and its answer was lost): told again.
+    const held = added ? undefined : gate.slotOf(ask.requestId);
+    if (held) tell(held);
+  });
   // The ask answered at once: granted here when the request is next in line and a slot is free, so that
   // no grant signal follows (the asking activity sends the create in the same attempt). Also true for a
   // request that already holds its slot (the activity's retry asks again).
@@ -99,7 +103,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     if (limits) gate.setLimits(limits);
     const now = Date.now();
     changed = gate.acquire({ ...ask, enqueuedAt: now }) || changed;
-    if (gate.holds(ask.requestId)) return { granted: true };
+    if (gate.slotOf(ask.requestId)) return { granted: true };
     let granted = false;
     for (const slot of gate.grant(now, now + leaseMs)) {
       if (slot.requestId === ask.requestId) granted = true;
