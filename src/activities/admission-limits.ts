@@ -1,6 +1,6 @@
 // Which limits of the worker's settings apply to one create or submit (docs/operations.md, "Provider
 // quotas"): the gate it asks and what its ask carries. Pure functions of the settings.
-import type { GateLimits, HeldSlotRef } from '../contract/index.js';
+import type { GateLimits } from '../contract/index.js';
 import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
 
 /** A gate with only per-model limits still needs a capacity: one no account reaches. */
@@ -61,11 +61,6 @@ export function videoSlotFor(
     group: settings.byModel[model] !== undefined ? model : undefined,
     seconds: typeof seconds === 'number' ? seconds : undefined,
   };
-}
-
-/** In CreateAmbiguous's details: the slot granted at once, which the ambiguous task keeps. */
-export function heldSlotDetails(admitted: HeldSlotRef | undefined): { heldSlot?: HeldSlotRef } {
-  return admitted ? { heldSlot: admitted } : {};
 }
 
 /** What a gate's settings and a create's or submit's own details add to the run's ask. */

@@ -2,8 +2,8 @@
 // is not running, which workflow code cannot do. Two callers:
 // - the video create and the review submit (review-then-generate.ts), where the worker limits the
 //   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
-//   answer and the call goes out in the same attempt (ask and release: 2 billable actions); otherwise
-//   nothing is sent and the run waits for the gate's grant signal. An ask the gate does not answer
+//   answer and the run sends in its next attempt (ask, that attempt and release: 3 billable actions);
+//   otherwise nothing is sent and the run waits for the gate's grant signal. An ask the gate does not answer
 //   within ASK_AT_ONCE_DEADLINE_MS (a burst) is signalled instead. They tell the gate when the provider
 //   refused a granted call (429);
 // - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
@@ -19,16 +19,12 @@ import {
   slotRefusedSignal,
   type AdmissionActivities,
   type AdmissionAsk,
-  type AdmittedAtOnce,
   type AdmissionGateInput,
-  type HeldSlotRef,
-  type QuotaWait,
-  releaseSlotSignal,
+  type QuotaAnswer,
   type ServiceEvidence,
   type SlotAsk,
 } from '../contract/index.js';
 import type { SlotWanted } from './admission-limits.js';
-import { InternalFailureType } from '../model/failure-types.js';
 
 /**
  * How long an ask waits for the gate's answer before it is signalled instead. Answered in one workflow
@@ -105,10 +101,6 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
   }
 }
 
-function isAmbiguous(err: unknown): boolean {
-  return err instanceof ApplicationFailure && err.type === InternalFailureType.CreateAmbiguous;
-}
-
 /** The evidence of a create or submit the provider refused for its quota (429, nothing made), if `err` is one. */
 function quotaRefusal(err: unknown): ServiceEvidence | undefined {
   if (!(err instanceof ApplicationFailure)) return undefined;
@@ -118,33 +110,24 @@ function quotaRefusal(err: unknown): ServiceEvidence | undefined {
 
 /**
  * A create or submit where the worker limits the provider's tasks (`wanted`, undefined when no limit
- * applies). An ask not yet granted goes to the gate: granted at once, the call is sent in this attempt and
- * its answer carries the slot (`admitted`); else it is queued and nothing is sent. A 429 for a granted
- * call gives the slot back and answers `refused` (back-pressure, not a failed attempt). `send` is given
- * the slot granted at once, for its CreateAmbiguous details: an ambiguous task keeps its slot.
+ * applies). An ask not yet granted goes to the gate and nothing is sent in this attempt: granted at once
+ * it answers `admitted` (the run sends in its next attempt), else `queued`. Never both in one attempt, so
+ * that a retried attempt after a lost one knows it may have sent only when it was granted. A granted call
+ * is sent; a 429 for it gives the slot back and answers `refused` (back-pressure, not a failed attempt).
  */
-export async function sendWithinQuota<T extends object>(
+export async function sendWithinQuota<T>(
   wanted: SlotWanted | undefined,
   ask: AdmissionAsk | undefined,
-  send: (admitted: HeldSlotRef | undefined) => Promise<T>,
-): Promise<(T & AdmittedAtOnce) | QuotaWait> {
-  let admitted: HeldSlotRef | undefined;
+  send: () => Promise<T>,
+): Promise<T | QuotaAnswer> {
   if (wanted && ask && !ask.granted) {
     const slot = { key: wanted.settings.key, requestId: ask.requestId };
-    if (!(await askForSlot(wanted, ask))) return { queued: slot };
-    admitted = slot;
+    return (await askForSlot(wanted, ask)) ? { admitted: slot } : { queued: slot };
   }
   try {
-    const answer = await send(admitted);
-    return admitted ? { ...answer, admitted } : answer;
+    return await send();
   } catch (err) {
-    const refusal = wanted && (ask?.granted || admitted) ? quotaRefusal(err) : undefined;
-    if (admitted && !refusal && !isAmbiguous(err)) {
-      // Nothing was made: the slot goes back now (a retried attempt asks again).
-      await Context.current()
-        .client.workflow.getHandle(admissionGateId(admitted.key))
-        .signal(releaseSlotSignal, { requestId: admitted.requestId });
-    }
+    const refusal = wanted && ask?.granted ? quotaRefusal(err) : undefined;
     if (!wanted || !ask || !refusal) throw err;
     const { key } = wanted.settings;
     await reportRefusal(key, ask.requestId, refusal.retryAfterMs);

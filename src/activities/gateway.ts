@@ -41,7 +41,7 @@ import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
 import { sendWithinQuota } from './admission.js';
-import { heldSlotDetails, videoSlotFor } from './admission-limits.js';
+import { videoSlotFor } from './admission-limits.js';
 import type { AdmissionSettings } from '../config-admission.js';
 
 export interface GatewayActivityDependencies {
@@ -95,44 +95,33 @@ async function createTaskAtMostOnce(
   video: VideoClient,
   entryPoint: GatewayTaskEntryPoint,
   { params, body, checkWellKnown }: Omit<GatewayCallInput, 'endpoint'>,
-  ambiguityDetails: Record<string, unknown> = {},
 ) {
   const endpoint = TASK_ADAPTERS[entryPoint].create;
-  return createAtMostOnce(
-    async () => {
-      const res = await video.gateway(endpoint, {
-        ...(params ? { params } : {}),
-        ...(body !== undefined ? { body } : {}),
-        ...(checkWellKnown ? { checkWellKnown: true } : {}),
-      });
-      const raw = redactCallbackUrls(res.body);
-      const view = readGatewayTask(entryPoint, res.body);
-      if (view.taskId === undefined) {
-        throw malformedResponseError(
-          { service: 'video', operation: gatewayOperation(endpoint) },
-          res.status,
-          raw,
-          'no task id in the body',
-        );
-      }
-      return { taskId: view.taskId, record: { status: res.status, state: view.state, raw } };
-    },
-    'video.create',
-    ambiguityDetails,
-  );
+  return createAtMostOnce(async () => {
+    const res = await video.gateway(endpoint, {
+      ...(params ? { params } : {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(checkWellKnown ? { checkWellKnown: true } : {}),
+    });
+    const raw = redactCallbackUrls(res.body);
+    const view = readGatewayTask(entryPoint, res.body);
+    if (view.taskId === undefined) {
+      throw malformedResponseError(
+        { service: 'video', operation: gatewayOperation(endpoint) },
+        res.status,
+        raw,
+        'no task id in the body',
+      );
+    }
+    return { taskId: view.taskId, record: { status: res.status, state: view.state, raw } };
+  });
 }
 
-async function createGatewayTask(
-  video: VideoClient,
-  input: GatewayCreateInput,
-  ambiguityDetails?: Record<string, unknown>,
-): Promise<GatewayCreateResult> {
-  const { taskId, record } = await createTaskAtMostOnce(
-    video,
-    input.entryPoint,
-    { body: input.body, ...(input.checkWellKnown ? { checkWellKnown: true } : {}) },
-    ambiguityDetails,
-  );
+async function createGatewayTask(video: VideoClient, input: GatewayCreateInput): Promise<GatewayCreateResult> {
+  const { taskId, record } = await createTaskAtMostOnce(video, input.entryPoint, {
+    body: input.body,
+    ...(input.checkWellKnown ? { checkWellKnown: true } : {}),
+  });
   return {
     taskId,
     state: record?.state,
@@ -205,9 +194,7 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
       const { model, duration } = input.body;
       const wanted = videoSlotFor(deps.admission?.video, String(model ?? ''), admission.fairnessKey, duration);
-      return sendWithinQuota(wanted, admission, (admitted) =>
-        createGatewayTask(deps.video, input, heldSlotDetails(admitted)),
-      );
+      return sendWithinQuota(wanted, admission, () => createGatewayTask(deps.video, input));
     },
 
     /**

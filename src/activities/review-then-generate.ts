@@ -10,9 +10,8 @@ import type { VideoClient } from '../services/video/client.js';
 import { isFinalVideoStatus, type CreateTaskBody } from '../model/video/schemas.js';
 import type {
   Activities,
-  AdmittedAtOnce,
   PollInput,
-  QuotaWait,
+  QuotaAnswer,
   ReviewSubmitInput,
   ReviewSubmitOutcome,
   ReviewSyncSubmitInput,
@@ -23,7 +22,7 @@ import type {
 } from '../contract/index.js';
 import type { AdmissionSettings } from '../config-admission.js';
 import { sendWithinQuota } from './admission.js';
-import { heldSlotDetails, reviewLimitsFor, videoSlotFor, type SlotWanted } from './admission-limits.js';
+import { reviewLimitsFor, videoSlotFor, type SlotWanted } from './admission-limits.js';
 import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
@@ -116,7 +115,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
     ...createGatewayActivities(deps),
     ...createStoreActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome> {
-      return sendWithinQuota(reviewSlot(), input.admission, async (admitted) => {
+      return sendWithinQuota(reviewSlot(), input.admission, async () => {
         const body = reviewBody(input);
         const url = callbackUrl('review', input.workflowId, input.stageDeadline);
         if (url) body.callback_url = url;
@@ -129,7 +128,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: accepted.taskId, record: accepted.status };
           },
           'review.submit',
-          { callbackSent, ...heldSlotDetails(admitted) },
+          { callbackSent },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, status: record ?? 'pending', callbackSent };
@@ -141,8 +140,8 @@ export function createActivities(deps: ActivityDependencies): Activities {
      * whatever went wrong after sending, and it has no callback to confirm it). Its answer may still be
      * unfinished: then it carries the task id to query.
      */
-    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<(ReviewTaskSummary & AdmittedAtOnce) | QuotaWait> {
-      return sendWithinQuota(reviewSlot(), input.admission, async (admitted) => {
+    async rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaAnswer> {
+      return sendWithinQuota(reviewSlot(), input.admission, async () => {
         const { record } = await createAtMostOnce(
           async () => {
             const task = await deps.review.submitSync(reviewBody(input), { timeoutMs: input.timeoutMs });
@@ -151,7 +150,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
             return { taskId: task.taskId ?? '', record: summary };
           },
           'review.submit',
-          { callbackSent: false, ...heldSlotDetails(admitted) },
+          { callbackSent: false },
         );
         return record!;
       });
@@ -177,14 +176,14 @@ export function createActivities(deps: ActivityDependencies): Activities {
      */
     async rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome> {
       // Where the provider's tasks in flight are limited, a create waits for its slot (holding no worker slot).
-      return sendWithinQuota(videoSlot(input), input.admission, async (admitted) => {
+      return sendWithinQuota(videoSlot(input), input.admission, async () => {
         const url = callbackUrl('video', input.workflowId, input.stageDeadline, input.polls);
         const body: CreateTaskBody = url ? { ...input.body, callback_url: url } : input.body;
         const callbackSent = url !== undefined;
         const { taskId } = await createAtMostOnce(
           async () => ({ taskId: (await deps.video.createTask(body)).id, record: undefined }),
           'video.create',
-          { callbackSent, ...heldSlotDetails(admitted) },
+          { callbackSent },
           recordsTaskId(callbackSent, input.resubmitOnAmbiguity),
         );
         return { taskId, callbackSent };

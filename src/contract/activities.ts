@@ -11,8 +11,7 @@ import type {
   GatewayQueryInput,
   JobsPage,
   PollInput,
-  AdmittedAtOnce,
-  QuotaWait,
+  QuotaAnswer,
   ReadJobsInput,
   ReviewSubmitInput,
   ReviewSubmitOutcome,
@@ -28,7 +27,7 @@ export interface TaskActivities {
   /** An async review submit, at most once (CreateAmbiguous when a task may exist). */
   rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome>;
   /** A sync review submit: one blocking call, at most once; the answer may still be unfinished. */
-  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<(ReviewTaskSummary & AdmittedAtOnce) | QuotaWait>;
+  rtgSubmitReviewSync(input: ReviewSyncSubmitInput): Promise<ReviewTaskSummary | QuotaAnswer>;
   rtgQueryReviewTask(input: PollInput): Promise<ReviewTaskSummary>;
   /** The video task's create, at most once (CreateAmbiguous when a task may exist). */
   rtgCreateVideoTask(input: VideoCreateInput): Promise<VideoCreateOutcome>;
@@ -43,11 +42,9 @@ export interface GatewayActivities {
   rtgCreateGatewayTask(input: GatewayCreateInput): Promise<GatewayCreateResult>;
   /**
    * The same create inside the video quota the worker sets (VIDEO_MAX_TASKS_IN_FLIGHT...), as a
-   * ReviewThenGenerate create: granted at once and sent, or queued (nothing sent), or refused (429).
+   * ReviewThenGenerate create: sent once granted; else admitted or queued (nothing sent), or refused (429).
    */
-  rtgCreateGatewayTaskWithinQuota(
-    input: GatewayQuotaCreateInput,
-  ): Promise<(GatewayCreateResult & AdmittedAtOnce) | QuotaWait>;
+  rtgCreateGatewayTaskWithinQuota(input: GatewayQuotaCreateInput): Promise<GatewayCreateResult | QuotaAnswer>;
   rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary>;
 }
 

@@ -106,7 +106,7 @@ export interface AdmissionAsk {
  * What a create answered: the task, or (only where a limit applies) that it waits for a slot of `key`'s
  * gate, or that the provider refused it for its quota (429) and the request waits again.
  */
-export type VideoCreateOutcome = ({ taskId: string } & CallbackSent & AdmittedAtOnce) | QuotaWait;
+export type VideoCreateOutcome = ({ taskId: string } & CallbackSent) | QuotaAnswer;
 
 /** A slot of `key`'s gate held for the run's request `requestId`. */
 export interface HeldSlotRef {
@@ -115,13 +115,11 @@ export interface HeldSlotRef {
 }
 
 /**
- * The gate granted the ask at once (a slot was free), so the same attempt sent the create or submit: the
- * run holds `admitted` and gives it back when the task is final. Also in CreateAmbiguous's details
- * (`heldSlot`): an ambiguous task keeps its slot until it is resolved.
+ * Where a limit applies, what an attempt that did not send answers: the gate granted the ask at once
+ * (`admitted`: the run holds the slot and sends in its next attempt, so that an attempt that asks never
+ * also sends), or a wait.
  */
-export interface AdmittedAtOnce {
-  admitted?: HeldSlotRef;
-}
+export type QuotaAnswer = { admitted: HeldSlotRef } | QuotaWait;
 
 /** Nothing was sent (queued for a slot of `key`), or the provider refused a granted one (429): wait again. */
 export type QuotaWait =
@@ -129,7 +127,7 @@ export type QuotaWait =
   | { refused: { key: string; requestId: string; retryAfterMs?: number; message: string } };
 
 /** What an async review submit answered: the task, or, only where a limit applies, a wait for a slot. */
-export type ReviewSubmitOutcome = ({ taskId: string; status: string } & CallbackSent & AdmittedAtOnce) | QuotaWait;
+export type ReviewSubmitOutcome = ({ taskId: string; status: string } & CallbackSent) | QuotaAnswer;
 
 // ---- Gateway entry points (GenerateAndPoll, rtgCallGateway) -------------------------------------------
 

@@ -5,7 +5,6 @@
 export type { Activities, BatchActivities, GatewayActivities, StoreActivities, TaskActivities } from './activities.js';
 export type {
   AdmissionAsk,
-  AdmittedAtOnce,
   CallbackSent,
   GatewayCallInput,
   GatewayCallResult,
@@ -17,6 +16,7 @@ export type {
   JobLine,
   JobsPage,
   PollInput,
+  QuotaAnswer,
   QuotaWait,
   ReadJobsInput,
   ReviewSubmitInput,

@@ -3,7 +3,7 @@
 // batch is sent again only when the job opted in (`resubmitOnAmbiguity`). Without it the run waits for a
 // callback naming the task, and fails with SubmitUnconfirmed if none comes.
 import type { ApplicationFailure } from '@temporalio/workflow';
-import { submitUnconfirmed, type HeldSlotRef } from '../contract/index.js';
+import { submitUnconfirmed } from '../contract/index.js';
 import { InternalFailureType } from '../model/failure-types.js';
 import { applicationCause } from './failure-reading.js';
 
@@ -17,21 +17,14 @@ export interface Ambiguity {
   message: string;
   /** The activity's evidence: status, body, whether the answer could have been a commit. */
   evidence: unknown[];
-  /** The quota slot granted at once for this call: the task that may exist keeps it. */
-  heldSlot?: HeldSlotRef;
 }
 
 /** The activity reported CreateAmbiguous (a 500, a time-out or a reset after sending): a task may exist. */
 export function ambiguityOf(err: unknown): Ambiguity | undefined {
   const cause = applicationCause(err);
   if (cause?.type !== InternalFailureType.CreateAmbiguous) return undefined;
-  const details = cause.details?.[0] as { callbackSent?: unknown; heldSlot?: HeldSlotRef } | undefined;
-  return {
-    callbackSent: details?.callbackSent === true,
-    message: cause.message,
-    evidence: [...(cause.details ?? [])],
-    ...(details?.heldSlot ? { heldSlot: details.heldSlot } : {}),
-  };
+  const details = cause.details?.[0] as { callbackSent?: unknown } | undefined;
+  return { callbackSent: details?.callbackSent === true, message: cause.message, evidence: [...(cause.details ?? [])] };
 }
 
 export interface AmbiguityPolicy<T> {

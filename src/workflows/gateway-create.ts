@@ -3,10 +3,9 @@
 import { sleep } from '@temporalio/workflow';
 import {
   submitUnconfirmed,
-  type AdmittedAtOnce,
   type GatewayCreateResult,
   type GatewayQuotaCreateInput,
-  type QuotaWait,
+  type QuotaAnswer,
 } from '../contract/index.js';
 import type { GatewayQuota } from './admission/gateway-slot.js';
 import { ambiguityOf } from './ambiguity.js';
@@ -14,9 +13,7 @@ import type { GenerateAndPollProgress } from './generate-and-poll-definitions.js
 import type { GenerateAndPollJob } from './generate-and-poll-input.js';
 
 /** The create activity (rtgCreateGatewayTaskWithinQuota), as the workflow schedules it. */
-export type GatewayCreate = (
-  input: GatewayQuotaCreateInput,
-) => Promise<(GatewayCreateResult & AdmittedAtOnce) | QuotaWait>;
+export type GatewayCreate = (input: GatewayQuotaCreateInput) => Promise<GatewayCreateResult | QuotaAnswer>;
 
 /**
  * One create. An ambiguous outcome (500, time-out, reset, unreadable 2xx) is never resubmitted by
@@ -46,7 +43,6 @@ export async function createGatewayTaskOnce(
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
-      if (ambiguity.heldSlot) quota.held(ambiguity.heldSlot); // a task may exist: it keeps its slot
       progress.lastError = `create ambiguous (${attempt}): ${ambiguity.message}`;
       if (!job.resubmitOnAmbiguity || attempt >= 2) {
         throw submitUnconfirmed(
@@ -61,6 +57,10 @@ export async function createGatewayTaskOnce(
       attempt++;
       continue;
     }
+    if ('admitted' in answer) {
+      quota.held(answer.admitted); // granted at once, nothing sent yet: the next attempt sends
+      continue;
+    }
     if ('queued' in answer || 'refused' in answer) {
       const wait = 'queued' in answer ? answer.queued : answer.refused;
       progress.stage = 'waiting_for_quota';
@@ -71,8 +71,6 @@ export async function createGatewayTaskOnce(
       progress.stage = 'creating';
       continue;
     }
-    const { admitted, ...created } = answer;
-    if (admitted) quota.held(admitted);
-    return created;
+    return answer;
   }
 }

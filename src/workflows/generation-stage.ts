@@ -92,7 +92,6 @@ export async function createVideoTaskOnce(
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
-      if (ambiguity.heldSlot) quota.admittedAtOnce(ambiguity.heldSlot);
       ambiguous++;
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
@@ -128,11 +127,15 @@ export async function createVideoTaskOnce(
       return { task, deadline };
     }
     if ('taskId' in outcome) {
-      if (outcome.admitted) quota.admittedAtOnce(outcome.admitted);
       quota.sent();
       run.setTaskId(outcome.taskId);
       task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
       return { task, deadline };
+    }
+    // Granted at once: nothing was sent yet, the next attempt sends.
+    if ('admitted' in outcome) {
+      quota.admittedAtOnce(outcome.admitted);
+      continue;
     }
     // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.
     task.apply({ type: 'queued' });

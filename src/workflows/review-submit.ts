@@ -2,7 +2,7 @@
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { AdmittedAtOnce, QuotaWait, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
+import type { QuotaAnswer, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import type { QuotaTicket } from './admission/job-slot.js';
 import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
@@ -34,15 +34,17 @@ export interface BatchContext {
 async function admittedSubmit<T extends object>(
   ctx: BatchContext,
   input: ReviewSubmitInput,
-  send: (input: ReviewSubmitInput) => Promise<(T & AdmittedAtOnce) | QuotaWait>,
+  send: (input: ReviewSubmitInput) => Promise<T | QuotaAnswer>,
 ): Promise<T> {
   for (;;) {
     const answer = await send({ ...input, stageDeadline: ctx.deadline, admission: ctx.quota.ask });
+    if ('admitted' in answer) {
+      ctx.quota.admittedAtOnce(answer.admitted); // nothing sent yet: the next attempt sends
+      continue;
+    }
     if (!('queued' in answer) && !('refused' in answer)) {
-      const { admitted, ...accepted } = answer;
-      if (admitted) ctx.quota.admittedAtOnce(admitted);
       ctx.quota.sent();
-      return accepted as T;
+      return answer;
     }
     ctx.task.apply({ type: 'queued' });
     await ctx.quota.waitFor(answer);
@@ -91,7 +93,6 @@ export async function submitOnce(
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
-      if (ambiguity.heldSlot) ctx.quota.admittedAtOnce(ambiguity.heldSlot);
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
@@ -147,7 +148,6 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
     } catch (err) {
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
-      if (ambiguity.heldSlot) ctx.quota.admittedAtOnce(ambiguity.heldSlot);
       task.apply({ type: 'submitAmbiguous' });
       run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
       await countedAmbiguity(

@@ -211,7 +211,7 @@ export class RunState {
     this.setStage('waiting_for_quota');
   }
 
-  /** `owner`'s ask was granted in the gate's answer: its submit or create went out in the same attempt. */
+  /** `owner`'s ask was granted in the gate's answer: its submit or create goes out in the next attempt. */
   admittedAtOnce(owner: SlotOwner, slot: QuotaSlot) {
     const { key: quotaKey, requestId } = slot;
     const now = Date.now();

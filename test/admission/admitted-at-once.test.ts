@@ -1,8 +1,8 @@
 // A create that finds a free slot (docs/operations.md, "Provider quotas"): its activity asks the gate with
-// update-with-start, the answer is the grant, and the create goes out in the same attempt. What it costs
-// (the ask and the release, no grant signal, no queued attempt, no `waiting_for_quota`), and what becomes
-// of the slot when the create fails: given back at once when nothing was made (400, 503), kept while an
-// ambiguous create may have made a task, and used again by the job's own resubmit.
+// update-with-start, the answer is the grant, and the run creates in its next attempt. What it costs (the
+// ask, the attempt that asked and the release; no grant signal, no `waiting_for_quota`), and what becomes
+// of the slot when the create fails: the run holds it from the answer on, through the create's retries,
+// an ambiguous answer and the job's own resubmit, and gives it back when the job ends.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
@@ -74,13 +74,13 @@ async function historyOf(workflowId: string) {
 }
 
 describe('a create admitted at once (VIDEO_MAX_TASKS_IN_FLIGHT=2, slots free)', () => {
-  it('costs its ask and its release only: one create, no grant signal, never waiting_for_quota', async () => {
+  it('costs its ask, the attempt that asked and its release: no grant signal, never waiting_for_quota', async () => {
     stack.sandbox.reset();
     const job = await startIndexed(textJob(`at once ${randomUUID()}`));
     expect((await job.result()).state).toBe('succeeded');
     const admission = (await job.query(progressQuery)).admission!;
     expect(admission.admittedAt).toBe(admission.waitingSince);
-    expect(await historyOf(job.workflowId)).toEqual({ creates: 1, grants: 0, waitingStage: 0 });
+    expect(await historyOf(job.workflowId)).toEqual({ creates: 2, grants: 0, waitingStage: 0 });
     expect(await gateMessagesOf(admission.requestId)).toEqual({ asks: 1, releases: 1 });
     expect(await inFlight()).toBe(0);
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
@@ -102,26 +102,27 @@ describe('a create admitted at once (VIDEO_MAX_TASKS_IN_FLIGHT=2, slots free)', 
     expect(await gateMessagesOf(requestId)).toEqual({ asks: 1, releases: 1 });
   });
 
-  it('a create refused for good (400) gives its slot back at once: nothing was made', async () => {
+  it('a create refused for good (400): the run held its slot and gives it back as it fails', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 400 } });
     const job = await stack.start(textJob(`rejected ${randomUUID()}`));
     expect((await failureOf(job)).type).toBe('VideoRequestRejected');
-    const { requestId } = (await job.query(progressQuery)).admission ?? { requestId: '' };
-    // The run never learnt of the slot (its create failed): the activity gave it back.
-    expect(requestId).toBe('');
+    const { requestId, admittedAt } = (await job.query(progressQuery)).admission!;
+    expect(admittedAt).toBeDefined();
+    expect(await gateMessagesOf(requestId)).toEqual({ asks: 1, releases: 1 });
     expect(await inFlight()).toBe(0);
     expect(stack.sandbox.videoTasks()).toHaveLength(0);
   });
 
-  it('a 503 gives the slot back, and the retried attempt asks again: one task, slot free at the end', async () => {
+  it('a 503 is retried on the slot the run holds: one ask, one task, slot free at the end', async () => {
     stack.sandbox.reset();
     stack.sandbox.addFault({ operation: 'video.create', times: 1, fault: { type: 'status', status: 503 } });
     const job = await stack.start(textJob(`retried ${randomUUID()}`));
     expect((await job.result()).state).toBe('succeeded');
     const { requestId } = (await job.query(progressQuery)).admission!;
-    expect(await gateMessagesOf(requestId)).toEqual({ asks: 2, releases: 2 });
-    expect(await historyOf(job.workflowId)).toMatchObject({ creates: 1, grants: 0 });
+    expect(await gateMessagesOf(requestId)).toEqual({ asks: 1, releases: 1 });
+    expect(await historyOf(job.workflowId)).toMatchObject({ creates: 2, grants: 0 });
+    expect(stack.sandbox.requests().filter((r) => r.operation === 'video.create')).toHaveLength(2);
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(await inFlight()).toBe(0);
   });
@@ -151,7 +152,8 @@ describe('a create admitted at once (VIDEO_MAX_TASKS_IN_FLIGHT=2, slots free)', 
     );
     expect((await job.result()).state).toBe('succeeded');
     const { requestId } = (await job.query(progressQuery)).admission!;
-    expect(await historyOf(job.workflowId)).toMatchObject({ creates: 2, grants: 0 });
+    // The attempt that asked, the ambiguous create, and the resubmit: one ask for all of them.
+    expect(await historyOf(job.workflowId)).toMatchObject({ creates: 3, grants: 0 });
     expect(await gateMessagesOf(requestId)).toEqual({ asks: 1, releases: 1 });
     expect(stack.sandbox.videoTasks()).toHaveLength(1);
     expect(await inFlight()).toBe(0);

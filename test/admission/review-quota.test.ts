@@ -61,8 +61,8 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     const client = await testClient();
     const gate = client.workflow.getHandle(admissionGateId(reviewKey()));
     expect(await gate.query(gateStateQuery)).toMatchObject({ capacity: 2, inFlight: 0, waiting: 0 });
-    // What it cost: per job admitted at once, one submit; per job that waited, the submit attempt that only
-    // queued and the grant. In the gate, each one's ask (an update) and release (a signal).
+    // What it cost: per job, the submit attempt that only asked and the one that submitted, and the grant
+    // if it waited (none when admitted at once). In the gate, each one's ask (an update) and release.
     let atOnce = 0;
     for (const h of handles) {
       const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
@@ -73,10 +73,8 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
             e.workflowExecutionSignaledEventAttributes?.signalName === name,
         ).length;
       const cost = [named('rtgSubmitReview'), named('slotGranted')];
-      expect([
-        [1, 0],
-        [2, 1],
-      ]).toContainEqual(cost);
+      expect(cost[0]).toBe(2);
+      expect(cost[1]).toBeLessThanOrEqual(1);
       if (cost[1] === 0) atOnce++;
     }
     expect(atOnce).toBeGreaterThanOrEqual(2);

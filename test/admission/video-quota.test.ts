@@ -100,16 +100,14 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       for (const e of events)
         if (e.activityTaskStartedEventAttributes?.identity)
           identities.add(e.activityTaskStartedEventAttributes.identity);
-      // In the run: a job admitted at once made one create and got no grant signal; a job that waited
-      // made a create that only queued it, then got the grant.
+      // In the run: each job made a create attempt that only asked, then the one that created; a job
+      // admitted at once got no grant signal, one that waited got one.
       const grants = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'slotGranted');
       const creates = events.filter(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgCreateVideoTask',
       );
-      expect([
-        [0, 1],
-        [1, 2],
-      ]).toContainEqual([grants.length, creates.length]);
+      expect(creates).toHaveLength(2);
+      expect(grants.length).toBeLessThanOrEqual(1);
       if (grants.length === 0) atOnce++;
       admissionActions += grants.length + creates.length - 1;
     }
@@ -129,11 +127,11 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect(updates).toBeLessThanOrEqual(24);
     expect(updates + signalled('acquireSlot')).toBeGreaterThanOrEqual(24);
     admissionActions += updates + signalled('acquireSlot') + signalled('releaseSlot');
-    // Admitted at once: ask and release, 2 actions. Waiting: also the queued create attempt and the grant,
-    // 4 (5 with the search attributes on, for the stage waiting_for_quota). An ask that fell back to a
-    // signal after its update reached the gate costs one more.
+    // Admitted at once: the ask, the attempt that asked and the release, 3 actions. Waiting: also the
+    // grant, 4 (5 with the search attributes on, for the stage waiting_for_quota). An ask that fell back
+    // to a signal after its update reached the gate costs one more.
     const fellBack = updates + signalled('acquireSlot') - 24;
-    expect(admissionActions).toBe(2 * atOnce + 4 * (24 - atOnce) + fellBack);
+    expect(admissionActions).toBe(3 * atOnce + 4 * (24 - atOnce) + fellBack);
   });
 
   it('grants the next slot to a priority-1 job before priority-3 jobs that waited longer', async () => {

@@ -112,7 +112,7 @@ export const GOLDEN_PATHS = {
   'quota-admitted-at-once': {
     workflowType: 'ReviewThenGenerate',
     ends: 'completed',
-    what: "a model with a quota and a free slot: granted in the ask's answer, created in the same attempt",
+    what: "a model with a quota and a free slot: granted in the ask's answer, created by the next attempt",
   },
   'failure-admission-timed-out': {
     workflowType: 'ReviewThenGenerate',

@@ -97,7 +97,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     if (held) tell(held);
   });
   // The ask answered at once: granted here when the request is next in line and a slot is free, so that
-  // no grant signal follows (the asking activity sends the create in the same attempt). Also true for a
+  // no grant signal follows (the run sends the create in its next attempt). Also true for a
   // request that already holds its slot (the activity's retry asks again).
   setHandler(acquireSlotNowUpdate, ({ limits, ...ask }) => {
     if (limits) gate.setLimits(limits);

@@ -23,7 +23,7 @@ export class GatewayQuota {
     this.ask.granted = true;
   }
 
-  /** Granted in the answer to the ask (the create's, or its CreateAmbiguous's): held until the run ends. */
+  /** Granted in the answer to the ask (nothing sent yet): held until the run ends. */
   held(slot: HeldSlotRef): void {
     this.#slot = slot;
     this.ask.granted = true;

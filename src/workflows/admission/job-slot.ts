@@ -60,8 +60,8 @@ export class QuotaTicket {
   }
 
   /**
-   * The gate granted the ask in its answer, and the submit or create went out in the same attempt (its
-   * answer, or its CreateAmbiguous, carries the slot): the run holds it until the task is final.
+   * The gate granted the ask in its answer (nothing was sent): the run holds the slot until the task is
+   * final, and its next attempt sends.
    */
   admittedAtOnce(slot: HeldSlotRef): void {
     this.#key = slot.key;
