@@ -2,7 +2,8 @@
 // counts them (docs.temporal.io/cloud/actions): a start; each activity attempt, retries included; the
 // local activities of one workflow task together; each signal; each update accepted; each timer; each
 // search-attribute upsert except the TemporalChangeVersion one that `patched()` writes; a continue-as-new
-// or child start. A patch marker is not an action. Shared by the benchmark's history sample and the tests (test/support/).
+// or child start. A patch marker is not an action. Shared by the benchmark's history sample and the tests
+// (test/support/).
 import type { temporal } from '@temporalio/proto';
 
 type Event = temporal.api.history.v1.IHistoryEvent;

@@ -3,9 +3,9 @@
 // - the video create and the review submit (review-then-generate.ts), where the worker limits the
 //   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
 //   answer and the run sends in its next attempt (ask, that attempt and release: 3 billable actions);
-//   otherwise nothing is sent and the run waits for the gate's grant signal. An ask the gate does not answer
-//   within ASK_AT_ONCE_DEADLINE_MS (a burst) is signalled instead. They tell the gate when the provider
-//   refused a granted call (429);
+//   otherwise nothing is sent and the run waits for the gate's grant signal. An ask the gate does not
+//   answer within ASK_AT_ONCE_DEADLINE_MS (a burst) is signalled instead. They tell the gate when the
+//   provider refused a granted call (429);
 // - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
 // Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
 // holds its slot), and a refusal of a slot it no longer holds.
