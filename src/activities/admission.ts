@@ -3,9 +3,9 @@
 // - the video create and the review submit (review-then-generate.ts), where the worker limits the
 //   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
 //   answer and the run sends in its next attempt (ask, that attempt and release: 3 billable actions);
-//   otherwise nothing is sent and the run waits for the gate's grant signal. An ask the gate does not
-//   answer within ASK_AT_ONCE_DEADLINE_MS (a burst) is signalled instead. They tell the gate when the
-//   provider refused a granted call (429);
+//   otherwise nothing is sent and the run waits for the gate's grant signal. In a burst (more than
+//   MAX_ASKS_AT_ONCE asks from this process, or no answer within ASK_AT_ONCE_DEADLINE_MS) the ask is
+//   signalled instead. They tell the gate when the provider refused a granted call (429);
 // - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
 // Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
 // holds its slot), and a refusal of a slot it no longer holds.
@@ -32,6 +32,15 @@ import type { SlotWanted } from './admission-limits.js';
  * workflow (the client then backs off for a second or more), so a burst of asks falls back to signals.
  */
 const ASK_AT_ONCE_DEADLINE_MS = 3_000;
+
+/**
+ * Asks by update in flight from this worker process, by gate key. Past MAX_ASKS_AT_ONCE an ask is
+ * signalled at once: in a burst (1,000 jobs started together) updates would only meet Temporal's limit of
+ * 10 in flight per workflow and back off, delaying every grant. A hint for choosing the path, never a
+ * rule: both paths are correct, the signal's only cost is the grant signal that follows.
+ */
+const asksAtOnce = new Map<string, number>();
+const MAX_ASKS_AT_ONCE = 3;
 
 export interface AdmissionActivityDependencies {
   client: Client;
@@ -79,6 +88,12 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
     ...(ask.onBudgetExceeded !== undefined ? { onBudgetExceeded: ask.onBudgetExceeded } : {}),
     limits,
   };
+  const asking = asksAtOnce.get(settings.key) ?? 0;
+  if (asking >= MAX_ASKS_AT_ONCE) {
+    await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
+    return false;
+  }
+  asksAtOnce.set(settings.key, asking + 1);
   try {
     const { granted } = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
       ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
@@ -98,6 +113,8 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
     // granted the slot, the gate tells the run when this signal arrives.
     await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
     return false;
+  } finally {
+    asksAtOnce.set(settings.key, (asksAtOnce.get(settings.key) ?? 1) - 1);
   }
 }
 

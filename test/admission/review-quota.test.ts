@@ -63,7 +63,6 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect(await gate.query(gateStateQuery)).toMatchObject({ capacity: 2, inFlight: 0, waiting: 0 });
     // What it cost: per job, the submit attempt that only asked and the one that submitted, and the grant
     // if it waited (none when admitted at once). In the gate, each one's ask (an update) and release.
-    let atOnce = 0;
     for (const h of handles) {
       const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
       const named = (name: string) =>
@@ -75,9 +74,7 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       const cost = [named('rtgSubmitReview'), named('slotGranted')];
       expect(cost[0]).toBe(2);
       expect(cost[1]).toBeLessThanOrEqual(1);
-      if (cost[1] === 0) atOnce++;
     }
-    expect(atOnce).toBeGreaterThanOrEqual(2);
     const gateEvents = (await gate.fetchHistory()).events ?? [];
     // Each ask is an update, or a signal where the update was throttled or slow (a burst).
     const asks = gateEvents.filter(

@@ -111,8 +111,6 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
       if (grants.length === 0) atOnce++;
       admissionActions += grants.length + creates.length - 1;
     }
-    // The first two asks found both slots free; the others waited.
-    expect(atOnce).toBeGreaterThanOrEqual(2);
     expect(identities.size).toBeGreaterThanOrEqual(2);
     expect((await gateView()).inFlight).toBe(0);
     // In the gate: each job's ask (an update, or a signal where the update was throttled or slow: a burst)
