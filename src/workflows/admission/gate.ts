@@ -102,8 +102,12 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   setHandler(acquireSlotNowUpdate, ({ limits, ...ask }) => {
     if (limits) gate.setLimits(limits);
     const now = Date.now();
-    changed = gate.acquire({ ...ask, enqueuedAt: now }) || changed;
+    const added = gate.acquire({ ...ask, enqueuedAt: now });
+    changed = added || changed;
     if (gate.slotOf(ask.requestId)) return { granted: true };
+    // A request the gate already had (asked by a signal too: this update's answer may have no listener
+    // left) is granted by the loop, with a signal, never silently in this answer.
+    if (!added) return { granted: false };
     let granted = false;
     for (const slot of gate.grant(now, now + leaseMs)) {
       if (slot.requestId === ask.requestId) granted = true;
