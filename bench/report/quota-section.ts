@@ -61,11 +61,10 @@ first create to the last task's end. ${
     a
       ? `Billable actions per job, counted from the histories: ${a.run} in the run and ${a.gate} in the gate. Of
 the run's, ${a.baseline} are what a job that never waits costs; admission adds **${a.admission}** in all. A job
-admitted at once (the first ${r.quota} at least) adds the create attempt that only asked, and in the gate its
-ask and its release; a job that waits adds the create attempt that only queued it, the grant, the
-\`waiting_for_quota\` search-attribute upsert, and in the gate the ask, the release and its share of the
-lease timers. The issue's target was at most 3
-([docs/operations.md](${root}docs/operations.md#provider-quotas)).`
+that waits adds the create attempt that only queued it, the grant, the \`waiting_for_quota\` search-attribute
+upsert, and in the gate the ask, the release and its share of the lease timers; one admitted at once (a slot
+was free when it asked, not in a burst) adds the attempt that asked and, in the gate, the ask and the release.
+The issue's target was at most 3 ([docs/operations.md](${root}docs/operations.md#provider-quotas)).`
       : ''
   }
 `;
