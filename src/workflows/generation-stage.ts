@@ -135,6 +135,7 @@ export async function createVideoTaskOnce(
     // Granted at once: nothing was sent yet, the next attempt sends.
     if ('admitted' in outcome) {
       quota.admittedAtOnce(outcome.admitted);
+      deadline = Date.now() + job.timing.generationTimeoutMs; // the time-out starts at admission
       continue;
     }
     // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.

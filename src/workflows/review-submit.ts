@@ -39,7 +39,10 @@ async function admittedSubmit<T extends object>(
   for (;;) {
     const answer = await send({ ...input, stageDeadline: ctx.deadline, admission: ctx.quota.ask });
     if ('admitted' in answer) {
-      ctx.quota.admittedAtOnce(answer.admitted); // nothing sent yet: the next attempt sends
+      // Nothing sent yet: the next attempt sends, and the review time-out starts now (the asking
+      // attempt may have waited long, e.g. retried after its worker was lost).
+      ctx.quota.admittedAtOnce(answer.admitted);
+      ctx.deadline = Date.now() + ctx.job.timing.reviewTimeoutMs;
       continue;
     }
     if (!('queued' in answer) && !('refused' in answer)) {

@@ -100,9 +100,9 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
   it('a job waits in waiting_for_quota, and its review time-out starts only when it is admitted', async () => {
     stack.sandbox.reset();
     stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 2 });
-    // Two reviews that take 12 s hold both slots once submitted (long enough for two CLI runs on a busy
-    // machine); the third job may review for 3 s only.
-    const holders = await Promise.all(reviewJobs(2, 12_000).map((input) => stack.start(input)));
+    // Two reviews that take 30 s hold both slots once submitted (long enough for two CLI runs on a busy
+    // machine: 12 s was not, beside a soak); the third job may review for 3 s only.
+    const holders = await Promise.all(reviewJobs(2, 30_000).map((input) => stack.start(input)));
     for (const h of holders)
       await until(async () => Boolean((await h.query(progressQuery)).review.tasks[0]?.taskId), 'the holders to submit');
     const [late] = reviewJobs(1, 300);
