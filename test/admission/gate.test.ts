@@ -289,6 +289,15 @@ describe('AdmissionGate', () => {
       activities: createAdmissionActivities({ client: await testClient() }),
     });
     try {
+      // Both workers poll before any requester starts: on a busy machine the first one could take them all.
+      const pollerClient = await testClient();
+      await until(async () => {
+        const { pollers } = await pollerClient.workflowService.describeTaskQueue({
+          namespace: pollerClient.options.namespace,
+          taskQueue: { name: worker.taskQueue },
+        });
+        return new Set((pollers ?? []).map((p) => p.identity)).size >= 2;
+      }, 'the second worker to poll');
       const key = newKey();
       const handles = await Promise.all(
         Array.from({ length: 12 }, () => startRequester({ key, capacity: 2, holdMs: 200 })),
