@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmissionActivities } from '../../src/activities/admission.js';
@@ -103,6 +104,8 @@ async function grantOrder(key: string): Promise<string[]> {
 }
 
 const signalDone = (h: Requester) => h.signal('done').catch(() => undefined);
+const ADMITTED =
+  proto.temporal.api.enums.v1.UpdateWorkflowExecutionLifecycleStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED;
 
 describe('AdmissionGate', () => {
   it('capacity 2, 12 requesters at once: never more than 2 hold a slot, all finish', async () => {
@@ -156,6 +159,60 @@ describe('AdmissionGate', () => {
     await signalDone(holder);
     await holder.result();
     expect(await waitForGate(key, (v) => v.inFlight === 0)).toMatchObject({ waiting: 0 });
+  });
+
+  it('heard of by a signal first, a late update answers not granted: the loop grants with a signal', async () => {
+    // What the activity's fallback can meet: its update, unanswered within 3 s, is followed by a signal
+    // that reaches the gate first. Here both reach it in one workflow task: the gate's worker starts only
+    // once the server holds the signal and has admitted the update. Granting in that update's answer
+    // would leave the run waiting for a signal that never comes.
+    const key = newKey();
+    const client = await testClient();
+    const pausedQueue = `paused-${randomUUID()}`;
+    const asker = await startRequester({ key: newKey(), capacity: 1, untilDone: true }); // a live run to tell
+    const gate = await client.workflow.start('AdmissionGate', {
+      taskQueue: pausedQueue,
+      workflowId: admissionGateId(key),
+      args: [{ key, capacity: 1 }],
+    });
+    gateRuns.push({ workflowId: gate.workflowId, runId: gate.firstExecutionRunId });
+    const ask = { requestId: randomUUID(), workflowId: asker.workflowId, runId: (await asker.describe()).runId };
+    await gate.signal(acquireSlotSignal, ask);
+    const updateId = `late-${ask.requestId}`;
+    const answer = gate.executeUpdate(acquireSlotNowUpdate, { args: [ask], updateId });
+    await until(
+      () =>
+        client.workflowService
+          .pollWorkflowExecutionUpdate({
+            namespace: client.options.namespace,
+            updateRef: { workflowExecution: { workflowId: gate.workflowId }, updateId },
+            waitPolicy: { lifecycleStage: ADMITTED },
+          })
+          .then(
+            () => true,
+            () => false,
+          ),
+      'the update to be admitted',
+    );
+    const late = await startWorker({
+      taskQueue: pausedQueue,
+      workflowBundle: bundle,
+      activities: createAdmissionActivities({ client }),
+    });
+    try {
+      expect(await answer).toEqual({ granted: false });
+      await until(async () => (await grantOrder(key)).length === 1, 'the grant signal');
+      expect(await grantOrder(key)).toEqual([asker.workflowId]);
+      expect(await view(key)).toMatchObject({ inFlight: 1, waiting: 0 });
+      const events = (await gateHistory(key)).events ?? [];
+      const firstTaskEnd = events.findIndex((e) => e.workflowTaskCompletedEventAttributes);
+      const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+      expect(signalled).toBeGreaterThan(-1);
+      expect(signalled).toBeLessThan(firstTaskEnd);
+    } finally {
+      await late.stop();
+      await signalDone(asker);
+    }
   });
 
   it('frees the slot of a requester terminated while holding it, at its lease', async () => {
