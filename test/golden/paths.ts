@@ -114,6 +114,11 @@ export const GOLDEN_PATHS = {
     ends: 'completed',
     what: "a model with a quota and a free slot: granted in the ask's answer, created by the next attempt",
   },
+  'review-quota-waited': {
+    workflowType: 'ReviewThenGenerate',
+    ends: 'completed',
+    what: "a review quota of 1: the submit waits while another job's review holds the slot, then is granted",
+  },
   'failure-admission-timed-out': {
     workflowType: 'ReviewThenGenerate',
     ends: 'AdmissionTimedOut',

@@ -6,7 +6,13 @@ import { startReviewThenGenerate } from '../../../src/client/start.js';
 import { progressQuery } from '../../../src/workflows/definitions.js';
 import type { ReviewThenGenerateInput, Timing } from '../../../src/workflows/input.js';
 import type { GoldenPathName } from '../paths.js';
-import { GOLDEN_BUDGET_TENANT, GOLDEN_QUOTA_MODEL, until, type GoldenStack } from './stack.js';
+import {
+  GOLDEN_BUDGET_TENANT,
+  GOLDEN_QUOTA_MODEL,
+  GOLDEN_REVIEW_QUOTA_QUEUE,
+  until,
+  type GoldenStack,
+} from './stack.js';
 
 const timing: Timing = {
   reviewMinQueryIntervalMs: 300,
@@ -41,15 +47,23 @@ function job(name: string, extra: Partial<ReviewThenGenerateInput> = {}): Review
   };
 }
 
-/** Starts the job as other services do (business key = workflow id) and waits until it closes. */
-async function run(s: GoldenStack, name: string, input: ReviewThenGenerateInput): Promise<WorkflowHandle> {
-  const handle = await start(s, name, input);
+async function closed(handle: WorkflowHandle): Promise<WorkflowHandle> {
   await handle.result().catch(() => undefined);
   return handle;
 }
 
-async function start(s: GoldenStack, name: string, input: ReviewThenGenerateInput): Promise<WorkflowHandle> {
-  const job = await startReviewThenGenerate(s.client, { businessKey: `golden-${name}`, input, taskQueue: s.taskQueue });
+/** Starts the job as other services do (business key = workflow id) and waits until it closes. */
+async function run(s: GoldenStack, name: string, input: ReviewThenGenerateInput): Promise<WorkflowHandle> {
+  return closed(await start(s, name, input));
+}
+
+async function start(
+  s: GoldenStack,
+  name: string,
+  input: ReviewThenGenerateInput,
+  taskQueue = s.taskQueue,
+): Promise<WorkflowHandle> {
+  const job = await startReviewThenGenerate(s.client, { businessKey: `golden-${name}`, input, taskQueue });
   return job.workflow;
 }
 
@@ -197,6 +211,18 @@ export const JOB_DRIVERS: Partial<Record<GoldenPathName, JobDriver>> = {
     // The tenant's one task of the day goes to a first job; the path's job then fails at once.
     await run(s, `${name}-first`, job(`${name}-first`, { fairnessKey: GOLDEN_BUDGET_TENANT }));
     return run(s, name, job(name, { fairnessKey: GOLDEN_BUDGET_TENANT, onBudgetExceeded: 'fail' }));
+  },
+  'review-quota-waited': async (s, name) => {
+    // The review quota is 1 task: a first job's slow review holds it, the path's submit waits for it.
+    const holderName = `${name}-holder`;
+    s.sandbox.setReviewTaskOutcome({ url: imageUrl(holderName) }, 'completed', 2_000);
+    const holder = await start(s, holderName, job(holderName), GOLDEN_REVIEW_QUOTA_QUEUE);
+    await until(async () => (await progress(holder)).review.tasks.some((t) => t.taskId !== ''), 'the holder to submit');
+    const handle = await start(s, name, job(name), GOLDEN_REVIEW_QUOTA_QUEUE);
+    await until(async () => (await progress(handle)).stage === 'waiting_for_quota', 'the path to wait for the slot');
+    await closed(handle);
+    await closed(holder);
+    return handle;
   },
   'failure-admission-timed-out': async (s, name) => {
     const holders = await holdSlots(s, name, 2, 60_000);

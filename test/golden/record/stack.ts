@@ -40,6 +40,8 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 
 /** The one model with a quota on the golden worker (2 tasks in flight): the other paths run as without one. */
 export const GOLDEN_QUOTA_MODEL = 'golden-quota-model';
+/** The task queue of the golden worker with a review quota of 1 task in flight. */
+export const GOLDEN_REVIEW_QUOTA_QUEUE = 'golden-histories-review-quota';
 /** The one tenant with a daily budget on the golden worker (1 task a day). */
 export const GOLDEN_BUDGET_TENANT = 'golden-budget-tenant';
 
@@ -74,17 +76,25 @@ export async function startGoldenStack(): Promise<GoldenStack> {
   };
   const storeDir = mkdtempSync(join(tmpdir(), 'rtg-golden-store-'));
   const taskQueue = 'golden-histories';
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath,
+    preloadModules: workflowPreloadModules,
+    logger: quiet,
+  });
+  const notifyActivities = createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true });
+  const callbacks = { publicUrl: receiver.url, secret };
+  const store = new FileVideoStore(storeDir);
   const worker = await Worker.create({
     connection: server.env.nativeConnection,
     namespace: server.namespace,
     taskQueue,
     // Bundled as the tests and our worker's build bundle it: our modules preloaded.
-    workflowBundle: await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quiet }),
+    workflowBundle,
     activities: {
       ...createActivities({
         ...clients,
-        callbacks: { publicUrl: receiver.url, secret },
-        store: new FileVideoStore(storeDir),
+        callbacks,
+        store,
         admission: {
           video: {
             key: 'video@golden',
@@ -93,10 +103,26 @@ export async function startGoldenStack(): Promise<GoldenStack> {
           },
         },
       }),
-      ...createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true }),
+      ...notifyActivities,
     },
   });
-  const running = worker.run();
+  // A review quota applies to every job of its account: its paths run on a worker of their own.
+  const reviewQuotaWorker = await Worker.create({
+    connection: server.env.nativeConnection,
+    namespace: server.namespace,
+    taskQueue: GOLDEN_REVIEW_QUOTA_QUEUE,
+    workflowBundle,
+    activities: {
+      ...createActivities({
+        ...clients,
+        callbacks,
+        store,
+        admission: { review: { key: 'review@golden', maxTasksInFlight: 1 } },
+      }),
+      ...notifyActivities,
+    },
+  });
+  const running = Promise.all([worker.run(), reviewQuotaWorker.run()]);
   return {
     client,
     sandbox,
@@ -106,6 +132,7 @@ export async function startGoldenStack(): Promise<GoldenStack> {
     secrets: [sandbox.apiKey, sandbox.accessToken, secret, notifySecret],
     async stop() {
       worker.shutdown();
+      reviewQuotaWorker.shutdown();
       await running;
       await receiver.close();
       await webhooks.close();
