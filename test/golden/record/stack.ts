@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, createNotifyActivities } from '../../../src/activities/index.js';
+import type { AdmissionSettings } from '../../../src/config-admission.js';
 import { newNotifySecret } from '../../../src/index.js';
 import { startCallbackServer } from '../../../src/callbacks/server.js';
 import { startDevServer } from '../../../src/dev/temporal-dev-server.js';
@@ -76,51 +77,39 @@ export async function startGoldenStack(): Promise<GoldenStack> {
   };
   const storeDir = mkdtempSync(join(tmpdir(), 'rtg-golden-store-'));
   const taskQueue = 'golden-histories';
+  // Bundled as the tests and our worker's build bundle it: our modules preloaded.
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath,
     preloadModules: workflowPreloadModules,
     logger: quiet,
   });
   const notifyActivities = createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true });
-  const callbacks = { publicUrl: receiver.url, secret };
-  const store = new FileVideoStore(storeDir);
-  const worker = await Worker.create({
-    connection: server.env.nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    // Bundled as the tests and our worker's build bundle it: our modules preloaded.
-    workflowBundle,
-    activities: {
-      ...createActivities({
-        ...clients,
-        callbacks,
-        store,
-        admission: {
-          video: {
-            key: 'video@golden',
-            byModel: { [GOLDEN_QUOTA_MODEL]: 2 },
-            budgets: { [GOLDEN_BUDGET_TENANT]: { tasks: 1 } },
-          },
-        },
-      }),
-      ...notifyActivities,
+  const workerOn = (queue: string, admission: AdmissionSettings) =>
+    Worker.create({
+      connection: server.env.nativeConnection,
+      namespace: server.namespace,
+      taskQueue: queue,
+      workflowBundle,
+      activities: {
+        ...createActivities({
+          ...clients,
+          callbacks: { publicUrl: receiver.url, secret },
+          store: new FileVideoStore(storeDir),
+          admission,
+        }),
+        ...notifyActivities,
+      },
+    });
+  const worker = await workerOn(taskQueue, {
+    video: {
+      key: 'video@golden',
+      byModel: { [GOLDEN_QUOTA_MODEL]: 2 },
+      budgets: { [GOLDEN_BUDGET_TENANT]: { tasks: 1 } },
     },
   });
   // A review quota applies to every job of its account: its paths run on a worker of their own.
-  const reviewQuotaWorker = await Worker.create({
-    connection: server.env.nativeConnection,
-    namespace: server.namespace,
-    taskQueue: GOLDEN_REVIEW_QUOTA_QUEUE,
-    workflowBundle,
-    activities: {
-      ...createActivities({
-        ...clients,
-        callbacks,
-        store,
-        admission: { review: { key: 'review@golden', maxTasksInFlight: 1 } },
-      }),
-      ...notifyActivities,
-    },
+  const reviewQuotaWorker = await workerOn(GOLDEN_REVIEW_QUOTA_QUEUE, {
+    review: { key: 'review@golden', maxTasksInFlight: 1 },
   });
   const running = Promise.all([worker.run(), reviewQuotaWorker.run()]);
   return {
