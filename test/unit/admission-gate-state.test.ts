@@ -1,8 +1,10 @@
 // The admission gate's decisions without a server (src/workflows/admission/gate-state.ts): capacity,
 // priority, tenant fairness and weights, leases, idempotent messages, positions, the carried snapshot.
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RATE_MARGIN_MS } from '../../src/workflows/admission/gate-rate.js';
+import type { GateSnapshot } from '../../src/contract/index.js';
 import { GateState } from '../../src/workflows/admission/gate-state.js';
 
 const LEASE = 10_000;
@@ -348,5 +350,41 @@ describe('GateState: daily budgets per tenant', () => {
     // The day's record survives continue-as-new.
     const copy = new GateState(1, JSON.parse(JSON.stringify(gate.snapshot())));
     expect(copy.view('k', 3).spentToday).toEqual({ y: { tasks: 1, seconds: 6 } });
+  });
+});
+
+// A gate carries its snapshot across continue-as-new and, under versioning, onto the next build (gate.ts):
+// every later build must read the snapshots of the builds before it. This one was written by 0.3.0's
+// GateState with every field set: two held slots (one of a model limited to 1), four waiting requests of
+// three tenants and priorities, a 429 with Retry-After (a ceiling and a pause), a rate and a daily budget.
+describe('the snapshot of a 0.3.0 gate (test/fixtures/gate-snapshot-0.3.0.json)', () => {
+  const snapshot = JSON.parse(
+    readFileSync(new URL('../fixtures/gate-snapshot-0.3.0.json', import.meta.url), 'utf8'),
+  ) as GateSnapshot;
+  const lease = (at: number) => at + 600_000;
+
+  it('is read whole: the gate writes back the same snapshot', () => {
+    expect(new GateState(1, snapshot).snapshot()).toEqual(snapshot);
+  });
+
+  it('keeps its decisions: the pause, the ceiling, priority, the model limit, tenants and budgets', () => {
+    const gate = new GateState(1, snapshot); // the snapshot's capacity wins over the new run's input
+    const pausedUntil = snapshot.pausedUntil!;
+    expect(gate.view('video@x', pausedUntil)).toMatchObject({
+      capacity: 3,
+      effectiveCapacity: 2,
+      inFlight: 2,
+      waiting: 4,
+      spentToday: { acme: { tasks: 2, seconds: 5 } },
+    });
+    expect(gate.grant(pausedUntil - 1, lease(pausedUntil))).toEqual([]); // Retry-After not over
+    expect(gate.grant(pausedUntil, lease(pausedUntil))).toEqual([]); // held up to the ceiling
+    gate.release('a1');
+    expect(gate.grant(pausedUntil, lease(pausedUntil)).map((s) => s.requestId)).toEqual(['b1']); // priority 1
+    gate.release('a2');
+    // Priority 2, then priority 3: initech, never served, before acme (the least recently served first).
+    expect(gate.grant(pausedUntil, lease(pausedUntil)).map((s) => s.requestId)).toEqual(['b2', 'c1']);
+    expect(gate.snapshot()).toMatchObject({ waiting: [{ requestId: 'a3' }], spent: { acme: { tasks: 2 } } });
+    expect(gate.snapshot().ceiling).toBeUndefined();
   });
 });
