@@ -10,6 +10,7 @@ import {
   GOLDEN_BUDGET_TENANT,
   GOLDEN_QUOTA_MODEL,
   GOLDEN_REVIEW_QUOTA_QUEUE,
+  closed,
   until,
   type GoldenStack,
 } from './stack.js';
@@ -45,11 +46,6 @@ function job(name: string, extra: Partial<ReviewThenGenerateInput> = {}): Review
     ...extra,
     timing: { ...timing, ...extra.timing },
   };
-}
-
-async function closed(handle: WorkflowHandle): Promise<WorkflowHandle> {
-  await handle.result().catch(() => undefined);
-  return handle;
 }
 
 /** Starts the job as other services do (business key = workflow id) and waits until it closes. */

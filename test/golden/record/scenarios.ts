@@ -1,23 +1,17 @@
 // Every scenario the recorder runs, each producing the runs of one or more GOLDEN_PATHS: the
 // ReviewThenGenerate paths (job-paths.ts), a batch that continues as new (two runs recorded),
 // GenerateAndPoll on the unified video entry point, and a job with `notify` with its notification.
-import type { WorkflowHandle } from '@temporalio/client';
 import { startReviewThenGenerate } from '../../../src/client/start.js';
 import { notificationWorkflowId } from '../../../src/contract/notify.js';
 import type { ReviewThenGenerateBatchInput } from '../../../src/workflows/batch-input.js';
 import type { GenerateAndPollInput } from '../../../src/workflows/generate-and-poll-input.js';
 import { GOLDEN_PATH_NAMES, type GoldenPathName } from '../paths.js';
 import { JOB_DRIVERS } from './job-paths.js';
-import { until, type GoldenStack, type RecordedRun } from './stack.js';
+import { closed, until, type GoldenStack, type RecordedRun } from './stack.js';
 
 export interface Scenario {
   names: GoldenPathName[];
   run(s: GoldenStack): Promise<RecordedRun[]>;
-}
-
-async function closed(handle: WorkflowHandle): Promise<WorkflowHandle> {
-  await handle.result().catch(() => undefined);
-  return handle;
 }
 
 const batch: Scenario = {

@@ -39,6 +39,12 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+/** Waits until the run closes, however it ends: the recorder checks the ending against its path. */
+export async function closed(handle: WorkflowHandle): Promise<WorkflowHandle> {
+  await handle.result().catch(() => undefined);
+  return handle;
+}
+
 /** The one model with a quota on the golden worker (2 tasks in flight): the other paths run as without one. */
 export const GOLDEN_QUOTA_MODEL = 'golden-quota-model';
 /** The task queue of the golden worker with a review quota of 1 task in flight. */
