@@ -34,7 +34,7 @@ export interface AmbiguityPolicy<T> {
   resubmitOnAmbiguity: boolean;
   /** Opted in: how long to wait for a callback before resubmitting (`createAmbiguityGraceMs`). */
   graceMs: number;
-  /** Not opted in: the stage's deadline; a task that exists has called back by then. */
+  /** The stage's deadline: a task that exists has called back by then, and nothing is resubmitted after it. */
   deadline: number;
   /** Waits until `until` for a callback naming a task of this submit, confirmed; undefined if none came. */
   find: (until: number) => Promise<T | undefined>;
@@ -58,6 +58,8 @@ export async function afterAmbiguousSubmit<T>(p: AmbiguityPolicy<T>): Promise<{ 
   }
   if (p.count >= MAX_AMBIGUOUS_SUBMITS)
     throw p.unconfirmed(`ambiguous ${p.count} times in a row; not resubmitted again`);
+  // A task made now could only time out, unwatched, while it runs (and bills).
+  if (Date.now() >= p.deadline) throw p.unconfirmed("the stage's time-out has passed");
   return 'resubmit';
 }
 

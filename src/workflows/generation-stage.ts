@@ -8,17 +8,16 @@ import {
   generationTimedOut,
   isFinalVideoStatus,
   WORKING_VIDEO_STATUSES,
-  type VideoCreateOutcome,
   type VideoTaskSummary,
 } from '../contract/index.js';
 import { QuotaTicket } from './admission/job-slot.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
-import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure } from './ambiguity.js';
+import { unconfirmedFailure } from './ambiguity.js';
 import type { ApprovedAsset } from './definitions.js';
-import { countedAmbiguity } from './job-metrics.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
+import { submitAtMostOnce } from './submit-once.js';
 import { waitUntilFinal } from './task-waiter.js';
 
 /** The create body with every reviewed URL replaced by its Asset:// address (never downstream_final_url). */
@@ -69,12 +68,17 @@ export async function createVideoTaskOnce(
 ): Promise<{ task: RemoteTask; deadline: number }> {
   const task = new RemoteTask(videoTaskRules(job));
   run.planVideoTask(task);
-  const quota = new QuotaTicket(job, run, 'video create');
-  let deadline = Date.now() + job.timing.generationTimeoutMs;
-  for (let ambiguous = 0; ;) {
-    let outcome: VideoCreateOutcome;
-    try {
-      outcome = await CancellationScope.nonCancellable(() =>
+  const outcome = await submitAtMostOnce({
+    job,
+    run,
+    kind: 'video',
+    label: 'create',
+    task,
+    quota: new QuotaTicket(job, run, 'video create'),
+    timeoutMs: job.timing.generationTimeoutMs,
+    deadline: Date.now() + job.timing.generationTimeoutMs,
+    send: (admission, stageDeadline) =>
+      CancellationScope.nonCancellable(() =>
         run.acts.submitting.rtgCreateVideoTask.executeWithOptions(
           { summary: `create video task (${String(body.model)})` },
           [
@@ -82,68 +86,36 @@ export async function createVideoTaskOnce(
               workflowId,
               body,
               resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-              stageDeadline: deadline,
+              stageDeadline,
               ...(job.callbacks ? {} : { polls: true }),
-              admission: quota.ask,
+              admission,
             },
           ],
         ),
-      );
-    } catch (err) {
-      const ambiguity = ambiguityOf(err);
-      if (!ambiguity) throw err;
-      ambiguous++;
-      task.apply({ type: 'submitAmbiguous' });
-      run.noteError(`create ambiguous (${ambiguous}): ${ambiguity.message}`);
-      const next = await countedAmbiguity(
-        'video',
-        afterAmbiguousSubmit({
-          ambiguity,
-          count: ambiguous,
-          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-          graceMs: job.timing.createAmbiguityGraceMs,
-          deadline,
-          find: async (until) =>
-            (await condition(() => run.namedVideoTaskIds().length > 0, Math.max(until - Date.now(), 0)))
-              ? run.namedVideoTaskIds()[0]
-              : undefined,
-          unconfirmed: (why) =>
-            unconfirmedFailure(
-              `the video task create (model ${String(body.model)})`,
-              'the video generation service',
-              ambiguity,
-              why,
-              { stage: 'creating', model: body.model, creates: ambiguous },
-            ),
-        }),
-      );
-      if (next === 'resubmit') {
-        task.apply({ type: 'resubmit' });
-        continue;
-      }
-      // Adopted: its callback named it. It is queried like any task whose callback needs a query.
-      run.setTaskId(next.adopted);
-      task.apply({ type: 'adopted', taskId: next.adopted, at: Date.now() });
-      return { task, deadline };
-    }
-    if ('taskId' in outcome) {
-      quota.sent();
-      run.setTaskId(outcome.taskId);
-      task.apply({ type: 'submitted', taskId: outcome.taskId, at: Date.now(), callbackSent: outcome.callbackSent });
-      return { task, deadline };
-    }
-    // Granted at once: nothing was sent yet, the next attempt sends.
-    if ('admitted' in outcome) {
-      quota.admittedAtOnce(outcome.admitted);
-      deadline = Date.now() + job.timing.generationTimeoutMs; // the time-out starts at admission
-      continue;
-    }
-    // Nothing was sent (queued), or the provider refused it for its quota: wait for the gate's grant.
-    task.apply({ type: 'queued' });
-    await quota.waitFor(outcome);
-    deadline = Date.now() + job.timing.generationTimeoutMs;
-    task.apply({ type: 'admitted' });
+      ),
+    find: async (until) =>
+      (await condition(() => run.namedVideoTaskIds().length > 0, Math.max(until - Date.now(), 0)))
+        ? run.namedVideoTaskIds()[0]
+        : undefined,
+    unconfirmed: (ambiguity, creates) => (why) =>
+      unconfirmedFailure(
+        `the video task create (model ${String(body.model)})`,
+        'the video generation service',
+        ambiguity,
+        why,
+        { stage: 'creating', model: body.model, creates },
+      ),
+  });
+  if ('sent' in outcome) {
+    const { taskId, callbackSent } = outcome.sent;
+    run.setTaskId(taskId);
+    task.apply({ type: 'submitted', taskId, at: Date.now(), callbackSent });
+  } else {
+    // Adopted: its callback named it. It is queried like any task whose callback needs a query.
+    run.setTaskId(outcome.adopted);
+    task.apply({ type: 'adopted', taskId: outcome.adopted, at: Date.now() });
   }
+  return { task, deadline: outcome.deadline };
 }
 
 /** Waits for the video task until final (callback or polling), then reads its outcome. */

@@ -2,15 +2,15 @@
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
 import { condition, isCancellation } from '@temporalio/workflow';
-import type { QuotaAnswer, ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
+import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import type { QuotaTicket } from './admission/job-slot.js';
-import { afterAmbiguousSubmit, ambiguityOf, unconfirmedFailure, type Ambiguity } from './ambiguity.js';
+import { unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
-import { countedAmbiguity } from './job-metrics.js';
 import type { RemoteTask } from './remote-task.js';
 import type { RunState } from './run-state.js';
+import { submitAtMostOnce } from './submit-once.js';
 
 /** One batch of one run, as the review stage works on it. */
 export interface BatchContext {
@@ -27,50 +27,26 @@ export interface BatchContext {
   quota: QuotaTicket;
 }
 
-/**
- * Sends the submit until it is not a quota wait: queued (nothing sent) or refused (429 after a grant),
- * the batch waits for its slot; once admitted, its review time-out starts over.
- */
-async function admittedSubmit<T extends object>(
-  ctx: BatchContext,
-  input: ReviewSubmitInput,
-  send: (input: ReviewSubmitInput) => Promise<T | QuotaAnswer>,
-): Promise<T> {
-  for (;;) {
-    const answer = await send({ ...input, stageDeadline: ctx.deadline, admission: ctx.quota.ask });
-    if ('admitted' in answer) {
-      // Nothing sent yet: the next attempt sends, and the review time-out starts now (the asking
-      // attempt may have waited long, e.g. retried after its worker was lost).
-      ctx.quota.admittedAtOnce(answer.admitted);
-      ctx.deadline = Date.now() + ctx.job.timing.reviewTimeoutMs;
-      continue;
-    }
-    if (!('queued' in answer) && !('refused' in answer)) {
-      ctx.quota.sent();
-      return answer;
-    }
-    ctx.task.apply({ type: 'queued' });
-    await ctx.quota.waitFor(answer);
-    ctx.deadline = Date.now() + ctx.job.timing.reviewTimeoutMs;
-    ctx.task.apply({ type: 'admitted' });
-  }
-}
-
-function unconfirmed(ctx: BatchContext, ambiguity: Ambiguity, count: number) {
-  const { batch } = ctx;
-  return (why: string) =>
-    unconfirmedFailure(
-      `the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`,
-      'the asset review service',
-      ambiguity,
-      why,
-      {
-        stage: 'reviewing',
-        assetType: batch.assetType,
-        urls: batch.urls,
-        submits: count,
-      },
-    );
+/** The parts of the submit every review batch shares: its task, quota, time-out and SubmitUnconfirmed. */
+function batchSubmit(ctx: BatchContext) {
+  const { job, run, batch, task, quota, deadline } = ctx;
+  return {
+    job,
+    run,
+    kind: 'review' as const,
+    task,
+    quota,
+    timeoutMs: job.timing.reviewTimeoutMs,
+    deadline,
+    unconfirmed: (ambiguity: Ambiguity, count: number) => (why: string) =>
+      unconfirmedFailure(
+        `the review submit of ${batch.urls.length} ${batch.assetType.toLowerCase()}(s) (${batch.urls.join(', ')})`,
+        'the asset review service',
+        ambiguity,
+        why,
+        { stage: 'reviewing', assetType: batch.assetType, urls: batch.urls, submits: count },
+      ),
+  };
 }
 
 /**
@@ -84,51 +60,32 @@ export async function submitOnce(
   ctx: BatchContext,
   input: ReviewSubmitInput,
 ): Promise<{ taskId: string; status: string; callbackSent: boolean; confirmed?: ReviewTaskSummary }> {
-  const { job, run, task } = ctx;
-  for (let ambiguous = 1; ; ambiguous++) {
-    if (ambiguous > 1) task.apply({ type: 'resubmit' });
-    try {
-      const accepted = await admittedSubmit(ctx, input, (sent) =>
-        run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [sent]),
-      );
-      task.apply({ type: 'submitted', taskId: accepted.taskId, at: Date.now(), callbackSent: accepted.callbackSent });
-      return accepted;
-    } catch (err) {
-      const ambiguity = ambiguityOf(err);
-      if (!ambiguity) throw err;
-      task.apply({ type: 'submitAmbiguous' });
-      run.noteError(`review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
-      const next = await countedAmbiguity(
-        'review',
-        afterAmbiguousSubmit({
-          ambiguity,
-          count: ambiguous,
-          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-          graceMs: job.timing.createAmbiguityGraceMs,
-          deadline: ctx.deadline,
-          find: (until) => findSubmittedTask(ctx, until),
-          unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
-        }),
-      );
-      if (next !== 'resubmit') {
-        const { taskId, task: read } = next.adopted;
-        const retryAfterMs = read.retryAfterMs;
-        task.apply({
-          type: 'adopted',
-          taskId,
-          status: read.status,
-          at: Date.now(),
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        });
-        return {
-          taskId: next.adopted.taskId,
-          status: next.adopted.task.status,
-          callbackSent: true,
-          confirmed: next.adopted.task,
-        };
-      }
-    }
+  const { run, task } = ctx;
+  const outcome = await submitAtMostOnce({
+    ...batchSubmit(ctx),
+    label: 'review submit',
+    send: (admission, stageDeadline) =>
+      run.acts.submitting.rtgSubmitReview.executeWithOptions({ summary: ctx.summary }, [
+        { ...input, stageDeadline, admission },
+      ]),
+    find: (until) => findSubmittedTask(ctx, until),
+  });
+  ctx.deadline = outcome.deadline;
+  if ('sent' in outcome) {
+    const { taskId, callbackSent } = outcome.sent;
+    task.apply({ type: 'submitted', taskId, at: Date.now(), callbackSent });
+    return outcome.sent;
   }
+  const { taskId, task: read } = outcome.adopted;
+  const { status, retryAfterMs } = read;
+  task.apply({
+    type: 'adopted',
+    taskId,
+    status,
+    at: Date.now(),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+  return { taskId, status, callbackSent: true, confirmed: read };
 }
 
 /**
@@ -137,38 +94,23 @@ export async function submitOnce(
  * opted in to resubmitting.
  */
 export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput): Promise<ReviewTaskSummary> {
-  const { job, run, task } = ctx;
-  for (let ambiguous = 1; ; ambiguous++) {
-    if (ambiguous > 1) task.apply({ type: 'resubmit' });
-    try {
-      return await admittedSubmit(ctx, input, (sent) => {
-        // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
-        const timeoutMs = Math.max(ctx.deadline - Date.now(), 1_000);
-        return run.acts
-          .submittingSync(timeoutMs + 5_000)
-          .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [{ ...sent, timeoutMs }]);
-      });
-    } catch (err) {
-      const ambiguity = ambiguityOf(err);
-      if (!ambiguity) throw err;
-      task.apply({ type: 'submitAmbiguous' });
-      run.noteError(`sync review submit ambiguous (${ambiguous}): ${ambiguity.message}`);
-      await countedAmbiguity(
-        'review',
-        afterAmbiguousSubmit({
-          ambiguity,
-          count: ambiguous,
-          resubmitOnAmbiguity: job.resubmitOnAmbiguity,
-          graceMs: 0,
-          deadline: ctx.deadline,
-          find: async () => undefined,
-          unconfirmed: unconfirmed(ctx, ambiguity, ambiguous),
-        }),
-      );
-      // Opted in, but the review's time is up: a submit now could only time out again.
-      if (Date.now() >= ctx.deadline) throw unconfirmed(ctx, ambiguity, ambiguous)('the review time-out has passed');
-    }
-  }
+  const outcome = await submitAtMostOnce<ReviewTaskSummary, ReviewTaskSummary>({
+    ...batchSubmit(ctx),
+    label: 'sync review submit',
+    send: (admission, stageDeadline) => {
+      // The activity's attempt outlives the HTTP deadline a little, so the client's own time-out reports it.
+      const timeoutMs = Math.max(stageDeadline - Date.now(), 1_000);
+      return ctx.run.acts
+        .submittingSync(timeoutMs + 5_000)
+        .rtgSubmitReviewSync.executeWithOptions({ summary: `${ctx.summary} (sync)` }, [
+          { ...input, stageDeadline, admission, timeoutMs },
+        ]);
+    },
+    // No callback address goes with a sync submit: nothing can name the task of an ambiguous one.
+    find: async () => undefined,
+  });
+  ctx.deadline = outcome.deadline;
+  return 'sent' in outcome ? outcome.sent : outcome.adopted;
 }
 
 /**

@@ -14,7 +14,7 @@ const DEADLINE = Date.now() + 3_600_000;
 const withCallback: Ambiguity = { callbackSent: true, message: 'HTTP 500', evidence: [] };
 const noCallback: Ambiguity = { callbackSent: false, message: 'socket reset', evidence: [] };
 
-function policy(ambiguity: Ambiguity, o: { optIn?: boolean; count?: number; found?: string } = {}) {
+function policy(ambiguity: Ambiguity, o: { optIn?: boolean; count?: number; found?: string; deadline?: number } = {}) {
   const find = vi.fn(async (_until: number) => o.found);
   const unconfirmed = vi.fn((why: string) =>
     unconfirmedFailure('the create', 'the video service', ambiguity, why, { stage: 'creating' }),
@@ -24,7 +24,7 @@ function policy(ambiguity: Ambiguity, o: { optIn?: boolean; count?: number; foun
     count: o.count ?? 1,
     resubmitOnAmbiguity: o.optIn ?? false,
     graceMs: 1_000,
-    deadline: DEADLINE,
+    deadline: o.deadline ?? DEADLINE,
     find,
     unconfirmed,
   });
@@ -65,5 +65,13 @@ describe('after an ambiguous submit', () => {
     expect(await policy(noCallback, { optIn: true }).run).toBe('resubmit');
     const last = await policy(noCallback, { optIn: true, count: MAX_AMBIGUOUS_SUBMITS }).run.catch((e: unknown) => e);
     expect((last as Error).message).toContain(`ambiguous ${MAX_AMBIGUOUS_SUBMITS} times in a row`);
+  });
+
+  it('opted in, but the stage has timed out: SubmitUnconfirmed, since a task made now could not be waited for', async () => {
+    const { run, find } = policy(noCallback, { optIn: true, deadline: Date.now() - 1 });
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toMatchObject({ type: 'SubmitUnconfirmed' });
+    expect((err as Error).message).toContain("the stage's time-out has passed");
+    expect(find).not.toHaveBeenCalled();
   });
 });
