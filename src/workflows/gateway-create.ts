@@ -1,5 +1,5 @@
-// GenerateAndPoll's create: at most once, and inside the video quota the worker sets
-// (admission/gateway-slot.ts), as a ReviewThenGenerate create is (generation-stage.ts).
+// GenerateAndPoll's create: at most once, and inside the video quota the worker sets, with the same
+// QuotaTicket as a ReviewThenGenerate create (admission/job-slot.ts); GatewayRun shows the wait.
 import { sleep } from '@temporalio/workflow';
 import {
   submitUnconfirmed,
@@ -7,7 +7,8 @@ import {
   type GatewayQuotaCreateInput,
   type QuotaAnswer,
 } from '../contract/index.js';
-import type { GatewayQuota } from './admission/gateway-slot.js';
+import type { QuotaReport, QuotaTicket } from './admission/job-slot.js';
+import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import { ambiguityOf } from './ambiguity.js';
 import type { GenerateAndPollProgress } from './generate-and-poll-definitions.js';
 import type { GenerateAndPollJob } from './generate-and-poll-input.js';
@@ -21,12 +22,12 @@ export type GatewayCreate = (input: GatewayQuotaCreateInput) => Promise<GatewayC
  * guess. The run fails with the evidence; `resubmitOnAmbiguity` opts into one resubmission after a grace.
  * Where the worker limits the video tasks in flight, a create that finds no free slot sends nothing: the
  * run waits (stage `waiting_for_quota`, no worker slot held) for the gate's grant, and a 429 after the
- * grant waits again. The slot is `quota`'s, given back by the caller when the run ends.
+ * grant waits again. The slot is the GatewayRun's, given back by the caller when the run ends.
  */
 export async function createGatewayTaskOnce(
   job: GenerateAndPollJob,
   create: GatewayCreate,
-  quota: GatewayQuota,
+  quota: QuotaTicket,
   progress: GenerateAndPollProgress,
 ): Promise<GatewayCreateResult> {
   for (let attempt = 1; ;) {
@@ -58,19 +59,38 @@ export async function createGatewayTaskOnce(
       continue;
     }
     if ('admitted' in answer) {
-      quota.held(answer.admitted); // granted at once, nothing sent yet: the next attempt sends
+      quota.admittedAtOnce(answer.admitted); // nothing sent yet: the next attempt sends
       continue;
     }
     if ('queued' in answer || 'refused' in answer) {
-      const wait = 'queued' in answer ? answer.queued : answer.refused;
-      progress.stage = 'waiting_for_quota';
-      progress.quotaKey = wait.key;
-      if ('refused' in answer)
-        progress.lastError = `create refused for the provider's quota: ${answer.refused.message}`;
       await quota.waitFor(answer);
-      progress.stage = 'creating';
       continue;
     }
+    quota.sent();
     return answer;
+  }
+}
+
+/** GenerateAndPoll's side of the video quota: its progress shows the wait; its slot is kept to give back. */
+export class GatewayRun implements QuotaReport {
+  readonly quotaSlots = new RunSlots();
+
+  constructor(private readonly progress: GenerateAndPollProgress) {}
+
+  waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void {
+    this.quotaSlots.queued(owner, slot);
+    this.progress.stage = 'waiting_for_quota';
+    this.progress.quotaKey = slot.key;
+    if (refusal !== undefined) this.progress.lastError = `create refused for the provider's quota: ${refusal}`;
+  }
+
+  admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void {
+    this.quotaSlots.held(owner, slot);
+    this.progress.quotaKey = slot.key;
+  }
+
+  admitted(owner: SlotOwner): void {
+    this.quotaSlots.admitted(owner);
+    this.progress.stage = 'creating';
   }
 }

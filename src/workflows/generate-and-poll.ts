@@ -31,8 +31,8 @@ import {
   type GenerateAndPollResult,
 } from './generate-and-poll-definitions.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
-import { GatewayQuota } from './admission/gateway-slot.js';
-import { createGatewayTaskOnce, type GatewayCreate } from './gateway-create.js';
+import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
+import { createGatewayTaskOnce, GatewayRun, type GatewayCreate } from './gateway-create.js';
 
 function gatewayActivities(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
@@ -65,7 +65,8 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   const job = validation.job;
   progress.entryPoint = job.entryPoint;
   const acts = gatewayActivities(job.timing);
-  const quota = new GatewayQuota();
+  const run = new GatewayRun(progress);
+  const quota = new QuotaTicket(run, 'video create');
   try {
     const create: GatewayCreate = (request) =>
       acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
@@ -83,7 +84,7 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
     fail(progress, failure);
     throw failure;
   } finally {
-    await quota.release(); // the task is final, or was never made
+    await releaseQuotaSlots(run); // the task is final, or was never made
   }
 }
 

@@ -74,7 +74,7 @@ export async function createVideoTaskOnce(
     kind: 'video',
     label: 'create',
     task,
-    quota: new QuotaTicket(job, run, 'video create'),
+    quota: QuotaTicket.forJob(job, run, 'video create'),
     timeoutMs: job.timing.generationTimeoutMs,
     deadline: Date.now() + job.timing.generationTimeoutMs,
     send: (admission, stageDeadline) =>

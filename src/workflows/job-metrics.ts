@@ -35,7 +35,7 @@ const jobMeters = onFirstUse(() => ({
   refusals: metricMeter.createCounter(
     'rtg_admission_refusals',
     '',
-    'Granted creates the provider refused for its quota (429): each sent the job back to waiting',
+    'Granted creates and review submits the provider refused for its quota (429): each sent the job back to waiting',
   ),
 }));
 
@@ -69,7 +69,7 @@ export function recordAdmissionWait(quotaKey: string, since: number): void {
   jobMeters().admissionWait.record(Math.max(Date.now() - since, 0) / 1000, { quota_key: quotaKey });
 }
 
-/** The provider refused a granted create for its quota (429). */
-export function countQuotaRefusal(quotaKey: string): void {
-  jobMeters().refusals.add(1, { quota_key: quotaKey, service: 'video' });
+/** The provider refused a granted create or review submit for its quota (429). */
+export function countQuotaRefusal(quotaKey: string, service: 'video' | 'review'): void {
+  jobMeters().refusals.add(1, { quota_key: quotaKey, service });
 }

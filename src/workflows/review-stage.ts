@@ -75,7 +75,7 @@ async function reviewBatch(
   };
   const summary = `review ${batch.urls.length} ${batch.assetType.toLowerCase()}(s)`;
   const task = new RemoteTask(reviewTaskRules(job));
-  const quota = new QuotaTicket(job, run, `review batch ${index}`);
+  const quota = QuotaTicket.forJob(job, run, `review batch ${index}`);
   const ctx: BatchContext = { job, run, batch, index, summary, deadline, task, quota };
   run.planReviewTask(index, batch, task);
   try {

@@ -1,9 +1,9 @@
-// A job's slots of the providers' quotas (docs/operations.md, "Provider quotas"): one QuotaTicket per
-// remote task (each review batch, the video task) carries the ask its submit or create sends, waits for
-// the grant (or the gate's denial, or the job's own admission time-out), or learns it was granted at once,
-// and the run gives the slot back once the task is final or was never made. The ask itself is made by the
-// submit or create activity, which alone knows the worker's limits; the stages call these between their
-// attempts.
+// A remote task's slot of a provider's quota (docs/operations.md, "Provider quotas"): one QuotaTicket per
+// remote task (each review batch, the video create, GenerateAndPoll's create) carries the ask its submit or
+// create sends, waits for the grant (or the gate's denial, or the job's own admission time-out), or learns
+// it was granted at once, and tells its run (QuotaReport), which shows the wait and keeps the slot until
+// the task is final or was never made. The ask itself is made by the submit or create activity, which
+// alone knows the worker's limits; the stages call these between their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
 import {
   admissionTimedOut,
@@ -14,19 +14,26 @@ import {
 } from '../../contract/index.js';
 import type { ReviewThenGenerateJob } from '../input.js';
 import { countQuotaRefusal, recordAdmissionWait } from '../job-metrics.js';
-import type { RunState } from '../run-state.js';
+import { DEFAULT_FAIRNESS_KEY } from '../../model/priority.js';
 import { releaseSlot } from './requester.js';
-import type { SlotOwner } from './run-slots.js';
+import type { QuotaSlot, RunSlots, SlotOwner } from './run-slots.js';
 
-/** The request a job's submit or create carries: unique per task, with the job's priority, tenant and budget choice. */
-function admissionAskOf(job: ReviewThenGenerateJob): AdmissionAsk {
-  return {
-    requestId: uuid4(),
-    priority: job.priority,
-    fairnessKey: job.fairnessKey,
-    ...(job.onBudgetExceeded === 'fail' ? { onBudgetExceeded: 'fail' as const } : {}),
-  };
+/** A run that shows its tasks' quota waits and keeps their slots: RunState, GenerateAndPoll's GatewayRun. */
+export interface QuotaReport {
+  readonly quotaSlots: RunSlots;
+  /** `owner` waits for a slot (queued, or refused by the provider after a grant). */
+  waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void;
+  /** `owner` was granted `slot` in the gate's answer: it holds it from now on. */
+  admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void;
+  /** The gate granted `owner`'s slot: its submit or create goes out now. */
+  admitted(owner: SlotOwner): void;
 }
+
+/** What a job chose about its place in line; none of it for GenerateAndPoll, which takes the defaults. */
+export type QuotaChoices = Partial<Pick<ReviewThenGenerateJob, 'priority' | 'fairnessKey' | 'onBudgetExceeded'>> & {
+  /** AdmissionTimedOut past this wait (timing.admissionTimeoutMs); unset, the wait has no end. */
+  admissionTimeoutMs?: number | undefined;
+};
 
 /** One remote task's place in a provider's quota. Without a limit on the worker, its ask is never queued. */
 export class QuotaTicket {
@@ -37,11 +44,27 @@ export class QuotaTicket {
   #key: string | undefined;
 
   constructor(
-    private readonly job: ReviewThenGenerateJob,
-    private readonly run: RunState,
+    private readonly run: QuotaReport,
     private readonly owner: SlotOwner,
+    private readonly choices: QuotaChoices = {},
   ) {
-    this.ask = admissionAskOf(job);
+    this.ask = {
+      requestId: uuid4(),
+      priority: choices.priority,
+      fairnessKey: choices.fairnessKey,
+      ...(choices.onBudgetExceeded === 'fail' ? { onBudgetExceeded: 'fail' as const } : {}),
+    };
+  }
+
+  /** The ticket of one of a ReviewThenGenerate job's tasks, with the job's choices. */
+  static forJob(job: ReviewThenGenerateJob, run: QuotaReport, owner: SlotOwner): QuotaTicket {
+    const { priority, fairnessKey, onBudgetExceeded } = job;
+    return new QuotaTicket(run, owner, {
+      priority,
+      fairnessKey,
+      onBudgetExceeded,
+      admissionTimeoutMs: job.timing.admissionTimeoutMs,
+    });
   }
 
   /**
@@ -50,7 +73,7 @@ export class QuotaTicket {
    */
   async waitFor(wait: QuotaWait): Promise<void> {
     const slot = 'queued' in wait ? wait.queued : wait.refused;
-    if ('refused' in wait) countQuotaRefusal(slot.key);
+    if ('refused' in wait) countQuotaRefusal(slot.key, this.owner === 'video create' ? 'video' : 'review');
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
@@ -77,7 +100,7 @@ export class QuotaTicket {
 
   /** Waits for a grant newer than the last (a lease check repeats an older grant's time). */
   async #grant(slot: { key: string; requestId: string }): Promise<number> {
-    const limit = this.job.timing.admissionTimeoutMs;
+    const limit = this.choices.admissionTimeoutMs;
     const since = this.#waitingSince!;
     const granted = await this.run.quotaSlots.grants.waitFor(
       slot.requestId,
@@ -88,7 +111,7 @@ export class QuotaTicket {
     if (granted !== undefined)
       throw budgetExceeded(`${granted.denied}; nothing was created`, {
         quotaKey: slot.key,
-        fairnessKey: this.job.fairnessKey,
+        fairnessKey: this.choices.fairnessKey ?? DEFAULT_FAIRNESS_KEY,
       });
     throw admissionTimedOut(`no slot of the provider's quota ${slot.key} within ${limit} ms; nothing was sent`, {
       quotaKey: slot.key,
@@ -101,7 +124,7 @@ export class QuotaTicket {
  * Gives back the run's quota slots (or withdraws their requests): `owner`'s, whose task is final, or
  * every one left when the run ends.
  */
-export async function releaseQuotaSlots(run: RunState, owner?: SlotOwner): Promise<void> {
+export async function releaseQuotaSlots(run: Pick<QuotaReport, 'quotaSlots'>, owner?: SlotOwner): Promise<void> {
   for (const slot of run.quotaSlots.take(owner))
     await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
 }
