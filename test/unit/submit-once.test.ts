@@ -35,11 +35,18 @@ function recordingQuota(grantAfterMs = 0) {
   return { quota, calls };
 }
 
-/** Runs the driver over `answers`, one per attempt; `slowMs[i]`: how long attempt i took. */
-async function submitWith(answers: Array<{ taskId: string } | QuotaAnswer>, quota: SubmitQuota, slowMs: number[] = []) {
+/**
+ * Runs the driver over `answers`, one per attempt (an Error is thrown by its attempt); `slowMs[i]`: how long
+ * attempt i took. `sends`: what each attempt carried, filled as they go.
+ */
+function submitWith(
+  answers: Array<{ taskId: string } | QuotaAnswer | Error>,
+  quota: SubmitQuota,
+  slowMs: number[] = [],
+) {
   const task = new RemoteTask(videoTaskRules(job()));
   const sends: Array<{ ask: AdmissionAsk; deadline: number }> = [];
-  const outcome = await submitAtMostOnce<{ taskId: string }, string>({
+  const outcome = submitAtMostOnce<{ taskId: string }, string>({
     job: job(),
     run: { noteError: () => undefined },
     kind: 'video',
@@ -53,6 +60,7 @@ async function submitWith(answers: Array<{ taskId: string } | QuotaAnswer>, quot
       vi.setSystemTime(Date.now() + (slowMs[sends.length - 1] ?? 0));
       const answer = answers[sends.length - 1];
       if (!answer) throw new Error(`attempt ${sends.length} was not expected`);
+      if (answer instanceof Error) throw answer;
       return answer;
     },
     find: async () => undefined,
@@ -76,19 +84,19 @@ describe('submitAtMostOnce', () => {
 
   it('no limit on the worker: one attempt sends, carrying the ask and the first deadline', async () => {
     const { quota, calls } = recordingQuota();
-    const { outcome, sends } = await submitWith([{ taskId: 't1' }], quota);
-    expect(outcome).toEqual({ sent: { taskId: 't1' }, deadline: T0 + TIMEOUT_MS });
+    const { outcome, sends } = submitWith([{ taskId: 't1' }], quota);
+    expect(await outcome).toEqual({ sent: { taskId: 't1' }, deadline: T0 + TIMEOUT_MS });
     expect(sends).toEqual([{ ask: { requestId: 'req-1' }, deadline: T0 + TIMEOUT_MS }]);
     expect(calls).toEqual(['sent']);
   });
 
   it('a slow asking attempt granted at once: the time-out starts when it answered, not when the stage began', async () => {
     const { quota, calls } = recordingQuota();
-    const { outcome, sends } = await submitWith([{ admitted: slot }, { taskId: 't1' }], quota, [SLOW_ATTEMPT_MS]);
+    const { outcome, sends } = submitWith([{ admitted: slot }, { taskId: 't1' }], quota, [SLOW_ATTEMPT_MS]);
     const admittedAt = T0 + SLOW_ATTEMPT_MS;
+    expect(await outcome).toEqual({ sent: { taskId: 't1' }, deadline: admittedAt + TIMEOUT_MS });
     // Without the restart the create would carry a deadline 10 minutes in the past.
     expect(sends.map((s) => s.deadline)).toEqual([T0 + TIMEOUT_MS, admittedAt + TIMEOUT_MS]);
-    expect(outcome).toEqual({ sent: { taskId: 't1' }, deadline: admittedAt + TIMEOUT_MS });
     expect(calls).toEqual(['admittedAtOnce video:m', 'sent']);
   });
 
@@ -96,43 +104,24 @@ describe('submitAtMostOnce', () => {
     const grantAfterMs = 90_000;
     const { quota, calls } = recordingQuota(grantAfterMs);
     const refused = { refused: { ...slot, message: 'HTTP 429' } };
-    const { outcome, sends, task } = await submitWith([{ queued: slot }, refused, { taskId: 't1' }], quota);
+    const { outcome, sends, task } = submitWith([{ queued: slot }, refused, { taskId: 't1' }], quota);
     const lastGrant = T0 + 2 * grantAfterMs;
+    expect((await outcome).deadline).toBe(lastGrant + TIMEOUT_MS);
     expect(calls).toEqual(['wait (queued)', 'wait (refused)', 'sent']);
     expect(sends.map((s) => s.deadline)).toEqual([
       T0 + TIMEOUT_MS,
       T0 + grantAfterMs + TIMEOUT_MS,
       lastGrant + TIMEOUT_MS,
     ]);
-    expect(outcome.deadline).toBe(lastGrant + TIMEOUT_MS);
     // Admitted again: the task goes back to submitting, for the caller to record what was made.
     expect(task.phase).toBe('submitting');
   });
 
   it('a failure that is not an ambiguous answer is the caller’s: thrown as is, nothing more sent', async () => {
     const { quota, calls } = recordingQuota();
-    const task = new RemoteTask(videoTaskRules(job()));
-    const send = vi.fn(async () => {
-      throw new Error('HTTP 400');
-    });
-    await expect(
-      submitAtMostOnce({
-        job: job(),
-        run: { noteError: () => undefined },
-        kind: 'video',
-        label: 'create',
-        task,
-        quota,
-        timeoutMs: TIMEOUT_MS,
-        deadline: T0 + TIMEOUT_MS,
-        send,
-        find: async () => undefined,
-        unconfirmed: () => () => {
-          throw new Error('not ambiguous');
-        },
-      }),
-    ).rejects.toThrow('HTTP 400');
-    expect(send).toHaveBeenCalledTimes(1);
+    const { outcome, sends } = submitWith([new Error('HTTP 400')], quota);
+    await expect(outcome).rejects.toThrow('HTTP 400');
+    expect(sends).toHaveLength(1);
     expect(calls).toEqual([]);
   });
 });
