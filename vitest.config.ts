@@ -18,6 +18,7 @@ const unit = [
   'test/bench/observability-cost.test.ts',
   'test/bench/readme-cost.test.ts',
   'test/bench/targets.test.ts',
+  'test/bench/provider-timeline.test.ts',
   'test/codec/codec.test.ts',
   'test/codec/keys.test.ts',
   'test/gateway/adapters.test.ts',
