@@ -36,6 +36,11 @@ export interface SoakOptions {
     videoMaxTasksInFlight?: number;
     reviewMaxTasksInFlight?: number;
   };
+  /**
+   * `--video-budget-seconds N`: the workers' VIDEO_DAILY_SECONDS_BY_TENANT for the jobs' tenant (`default`:
+   * soak jobs name none), so every create is charged against a daily budget by the gate.
+   */
+  videoBudgetSeconds?: number;
   /** Random up-time of each worker process (from ready) before its SIGKILL. */
   workerKillEveryMs: [number, number];
   /** Random up-time of the callback receiver process (from ready) before its restart. */
@@ -79,7 +84,7 @@ const TIMING: Timing = {
   callTimeoutMs: 15_000,
 };
 
-export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --seeds S,S,...] [--workers N] [--window W] [--out DIR] [--reliability FILE] [--dump-histories] [--video-quota N] [--review-quota N]
+export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --seeds S,S,...] [--workers N] [--window W] [--out DIR] [--reliability FILE] [--dump-histories] [--video-quota N] [--review-quota N] [--video-budget-seconds N]
   --quick            100 jobs and a shorter chaos schedule (the CI run)
   --jobs N           number of jobs (default 1000, or 100 with --quick)
   --seed S           seed of the job mix, faults and chaos schedule (default: random, printed)
@@ -95,7 +100,13 @@ export const USAGE = `usage: npm run soak -- [--quick] [--jobs N] [--seed S | --
                      them 429, making nothing; the workers get VIDEO_MAX_TASKS_IN_FLIGHT=N, so jobs wait
                      for a slot instead (default: no quota)
   --review-quota N   the same for review tasks in flight (per access token), and the workers'
-                     REVIEW_MAX_TASKS_IN_FLIGHT=N (default: no quota)`;
+                     REVIEW_MAX_TASKS_IN_FLIGHT=N (default: no quota)
+  --video-budget-seconds N
+                     the workers' daily budget of video seconds for the jobs' tenant (\`default\`):
+                     VIDEO_DAILY_SECONDS_BY_TENANT=default:N; the run fails if the tasks created bill more,
+                     or if one was made without a duration.
+                     Above 5 s x the jobs it only charges; below, the jobs past it wait for the next UTC
+                     day and are reported lost (default: no budget)`;
 
 export function parseSoakOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({
@@ -113,6 +124,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
       'dump-histories': { type: 'boolean', default: false },
       'video-quota': { type: 'string' },
       'review-quota': { type: 'string' },
+      'video-budget-seconds': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -164,6 +176,9 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
         ? { reviewMaxTasksInFlight: int('review-quota', values['review-quota'], 0, 1) }
         : {}),
     },
+    ...(values['video-budget-seconds'] !== undefined
+      ? { videoBudgetSeconds: int('video-budget-seconds', values['video-budget-seconds'], 0, 1) }
+      : {}),
     workerKillEveryMs: quick ? [15_000, 30_000] : [15_000, 40_000],
     receiverRestartEveryMs: quick ? [20_000, 40_000] : [30_000, 60_000],
     serverStopAtShare: 0.5,

@@ -211,6 +211,10 @@ ${
     r.reviewQuota
       ? `| review quota (\`--review-quota\`: the sandbox's real capacity, and the workers' REVIEW_MAX_TASKS_IN_FLIGHT) | ${r.reviewQuota.limit} review tasks in flight: peak **${r.reviewQuota.peakInFlight}**, submits admitted ${r.reviewQuota.admitted}, refused (429) **${r.reviewQuota.refused}** |\n`
       : ''
+  }${
+    r.videoBudget
+      ? `| daily budget (\`--video-budget-seconds\`: the workers' VIDEO_DAILY_SECONDS_BY_TENANT for tenant \`${r.videoBudget.tenant}\`) | ${r.videoBudget.seconds} s of video: the ${r.videoBudget.tasks} tasks made bill **${r.videoBudget.billedSeconds} s**; made without a duration (cost unknown) **${r.videoBudget.withoutDuration}** |\n`
+      : ''
   }| time | ${s(r.durationMs)} in all; jobs ${s(r.jobPhaseMs)}; job latency p50 ${s(r.latencyMs.p50)}, p95 ${s(r.latencyMs.p95)}, max ${s(r.latencyMs.max)} |
 | slowest stage of a job that ended as expected | review ${s(v.slowestStages.reviewMs)}, generation ${s(v.slowestStages.generationMs)} (the time-outs a \`SubmitUnconfirmed\` run waits out: ${s(o.timing.reviewTimeoutMs)}, ${s(o.timing.generationTimeoutMs)}) |
 

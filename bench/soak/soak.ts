@@ -71,6 +71,8 @@ export interface SoakReport {
   videoQuota?: { limit: number; peakInFlight: number; admitted: number; refused: number };
   /** With `--review-quota N`: the same for review tasks (REVIEW_MAX_TASKS_IN_FLIGHT). */
   reviewQuota?: { limit: number; peakInFlight: number; admitted: number; refused: number };
+  /** With `--video-budget-seconds N`: the budget, and the seconds the provider will bill for the tasks made. */
+  videoBudget?: { tenant: string; seconds: number; billedSeconds: number; tasks: number; withoutDuration: number };
 }
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -144,6 +146,9 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       : {}),
     ...(o.sandbox.reviewMaxTasksInFlight !== undefined
       ? { REVIEW_MAX_TASKS_IN_FLIGHT: String(o.sandbox.reviewMaxTasksInFlight) }
+      : {}),
+    ...(o.videoBudgetSeconds !== undefined
+      ? { VIDEO_DAILY_SECONDS_BY_TENANT: `${BUDGET_TENANT}:${o.videoBudgetSeconds}` }
       : {}),
   };
   for (const k of [
@@ -286,8 +291,17 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       notifications: received,
     });
     const { outDir: _o, reliabilityPath: _r, dumpHistories: _d, seeds: _s, ...options } = o;
+    const videoBudget =
+      o.videoBudgetSeconds !== undefined
+        ? { tenant: BUDGET_TENANT, seconds: o.videoBudgetSeconds, ...billedSeconds(sandbox) }
+        : undefined;
     const report: SoakReport = {
-      ok: verdictOk(verdict) && notificationsOk(notifications) && secretScan.hits.length === 0,
+      ok:
+        verdictOk(verdict) &&
+        notificationsOk(notifications) &&
+        secretScan.hits.length === 0 &&
+        (videoBudget === undefined ||
+          (videoBudget.billedSeconds <= videoBudget.seconds && videoBudget.withoutDuration === 0)),
       startedAt: new Date(t0).toISOString(),
       durationMs: 0,
       jobPhaseMs,
@@ -327,6 +341,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
       ...(o.sandbox.reviewMaxTasksInFlight !== undefined
         ? { reviewQuota: { limit: o.sandbox.reviewMaxTasksInFlight, ...pick(sandbox.quotaStats().review) } }
         : {}),
+      ...(videoBudget ? { videoBudget } : {}),
     };
     report.durationMs = Date.now() - t0;
     return report;
@@ -338,6 +353,23 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     await webhooks.close();
     process.off('exit', killAll);
   }
+}
+
+/** The tenant of every soak job: they name no fairnessKey and no batch. */
+const BUDGET_TENANT = 'default';
+/**
+ * The seconds of video the tasks the sandbox made will bill: each create's duration. The spec gives no
+ * default, so a task made without one under a seconds budget is a budget of unknown cost: counted apart.
+ */
+function billedSeconds(sandbox: Sandbox): { billedSeconds: number; tasks: number; withoutDuration: number } {
+  let billed = 0;
+  let withoutDuration = 0;
+  for (const t of sandbox.videoTasks()) {
+    const d = (t.body as { duration?: unknown } | undefined)?.duration;
+    if (typeof d === 'number') billed += d;
+    else withoutDuration++;
+  }
+  return { billedSeconds: billed, tasks: sandbox.videoTasks().length, withoutDuration };
 }
 
 function withoutCredentials(e: RequestLogEntry): RequestLogEntry {
