@@ -1,7 +1,10 @@
 // Which limits of the worker's settings apply to one create or submit (docs/operations.md, "Provider
 // quotas"): the gate it asks and what its ask carries. Pure functions of the settings.
-import type { GateLimits } from '../contract/index.js';
+import { invalidRunInput, type GateLimits } from '../contract/index.js';
 import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
+import { DEFAULT_FAIRNESS_KEY } from '../model/priority.js';
+import { formatIssues } from '../model/validation.js';
+import { billedSecondsOf, type VideoCreateKind } from '../model/video/billed-seconds.js';
 
 /** A gate with only per-model limits still needs a capacity: one no account reaches. */
 const NO_LIMIT = 1_000_000;
@@ -43,23 +46,44 @@ export function reviewLimitsFor(settings: ReviewAdmissionSettings | undefined): 
   };
 }
 
+/** A video create as the activity receives it: which create, its body, and the body's field in the input. */
+export interface VideoCreateRequest {
+  kind: VideoCreateKind;
+  body: Readonly<Record<string, unknown>>;
+  /** Where the body is in the workflow's input (`task` of ReviewThenGenerate, `body` of GenerateAndPoll). */
+  field: 'task' | 'body';
+}
+
 /**
- * The video gate a create of `model` asks, for `tenant`, where a limit applies to it (undefined: create at
- * once); `seconds` (the create's duration) spends a tenant's daily budget in seconds.
+ * The video gate a create asks, for `tenant`, where a limit applies to it (undefined: create at once). Its
+ * seconds (billed-seconds.ts, the same reading for every entry point) spend the tenant's daily budget in
+ * seconds; where the gate would charge such a budget (the tenant's, or `default`'s for a job that names
+ * none) and the body does not say them, it throws InvalidInput naming the field: the spec documents no
+ * default length, and a cost that cannot be known is never admitted as 0.
  */
 export function videoSlotFor(
   settings: VideoAdmissionSettings | undefined,
-  model: string,
   tenant: string | undefined,
-  seconds: unknown,
+  create: VideoCreateRequest,
 ): SlotWanted | undefined {
+  const model = String(create.body.model ?? '');
   const limits = videoLimitsFor(settings, model, tenant);
   if (!settings || !limits) return undefined;
+  const billed = billedSecondsOf(create.kind, create.body);
+  const charged = tenant ?? DEFAULT_FAIRNESS_KEY;
+  const budget = limits.budgets?.[charged]?.seconds;
+  if ('unknown' in billed && budget !== undefined) {
+    const problem = {
+      field: `${create.field}.${billed.unknown}`,
+      rule: `is required: tenant ${charged} has a daily budget in seconds of video (${budget} s, VIDEO_DAILY_SECONDS_BY_TENANT), and a create that does not say its length as a positive number of seconds cannot be charged`,
+    };
+    throw invalidRunInput(formatIssues([problem]), [problem]);
+  }
   return {
     settings,
     limits,
     group: settings.byModel[model] !== undefined ? model : undefined,
-    seconds: typeof seconds === 'number' ? seconds : undefined,
+    seconds: 'seconds' in billed ? billed.seconds : undefined,
   };
 }
 

@@ -192,8 +192,11 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
     /** The create inside the worker's video quota: GenerateAndPoll's tasks count against it too. */
     async rtgCreateGatewayTaskWithinQuota({ admission, ...input }: GatewayQuotaCreateInput) {
       queryEndpointFor(deps.video, input.entryPoint, input.queryKind);
-      const { model, duration } = input.body;
-      const wanted = videoSlotFor(deps.admission?.video, String(model ?? ''), admission.fairnessKey, duration);
+      const wanted = videoSlotFor(deps.admission?.video, admission.fairnessKey, {
+        kind: input.entryPoint,
+        body: input.body,
+        field: 'body',
+      });
       return sendWithinQuota(wanted, admission, () => createGatewayTask(deps.video, input));
     },
 

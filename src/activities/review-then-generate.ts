@@ -97,8 +97,11 @@ export function createActivities(deps: ActivityDependencies): Activities {
 
   /** The video gate a create asks, where a limit applies to its model or its tenant. */
   function videoSlot(input: VideoCreateInput): SlotWanted | undefined {
-    const { model, duration } = input.body;
-    return videoSlotFor(deps.admission?.video, String(model), input.admission?.fairnessKey, duration);
+    return videoSlotFor(deps.admission?.video, input.admission?.fairnessKey, {
+      kind: 'native',
+      body: input.body,
+      field: 'task',
+    });
   }
 
   function reviewBody(input: ReviewSubmitInput): ReviewSubmitBody {

@@ -47,9 +47,10 @@ export interface NotifyActivities {
 export const NOTIFICATION_WORKFLOW_TYPE = 'ReviewThenGenerateNotification';
 
 /**
- * The id of the delivery of one event of one job: the job's workflow id, the event, and the first run id
- * of the job (a business key started again after a failure is a new job, and is notified again). Temporal
- * refuses a second workflow with this id, so a reset or a retried workflow task never sends an event twice.
+ * The id of the delivery of one event of one job: the job's workflow id, the event's key (the event; for a
+ * stage, `stage-<stage>-<n>`, the nth time the run reached it), and the first run id of the job (a business
+ * key started again after a failure is a new job, and is notified again). Temporal refuses a second
+ * workflow with this id, so a reset or a retried workflow task never sends an event twice.
  */
 export function notificationWorkflowId(workflowId: string, firstRunId: string, key: string): string {
   return `${workflowId}/notify/${key}/${firstRunId}`;

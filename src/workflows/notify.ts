@@ -3,8 +3,9 @@
 // call, a URL that is not public unless the worker allows private addresses, a job that names no URL on a
 // worker without NOTIFY_URL, and any job when the worker cannot sign. Each notification is then a child
 // workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the job's workflow
-// id, first run id and event: Temporal refuses a second one, and the job waits only for the child to
-// start, never for the delivery. A job without `notify` adds no command at all.
+// id, first run id and event (for a stage, the stage and how many times the run reached it): Temporal
+// refuses a second one, and the job waits only for the child to start, never for the delivery. A job
+// without `notify` adds no command at all.
 import {
   ActivityFailure,
   CancellationScope,
@@ -35,6 +36,9 @@ import type { NotificationInput } from './notification.js';
 import { payloadOf, type Outcome } from './notify-payload.js';
 
 const FINAL_STAGES = new Set<Stage>(['succeeded', 'failed', 'cancelled']);
+
+/** The id key of the `n`th time (from 1) the run reached `stage`: `stage-creating-2`. */
+export const stageKey = (stage: Stage, n: number): string => `stage-${stage}-${n}`;
 
 /**
  * An ordinary activity, not a local one: a worker whose activities were built without the notify ones
@@ -81,17 +85,25 @@ export class JobNotifier {
     return this.notifications.length > 0 ? { ...p, notifications: [...this.notifications] } : p;
   }
 
-  /** `stage` events (opt-in): every working stage the run reaches, each its own notification. */
+  /**
+   * `stage` events (opt-in): every time the run reaches a working stage, its own notification, counted
+   * per stage (`creating → waiting_for_quota → creating` is creating 1 and creating 2). The count is the
+   * run's, from its start: the same on replay, so a retried workflow task or a reset never makes an id
+   * that was not made before.
+   */
   watchStages(progress: () => Progress): void {
     if (!this.target?.events.includes('stage')) return;
     void CancellationScope.nonCancellable(async () => {
+      const reached = new Map<Stage, number>();
       let last: Stage | undefined;
       for (;;) {
         await condition(() => progress().stage !== last);
         const p = progress();
         last = p.stage;
         if (FINAL_STAGES.has(last)) return;
-        this.#schedule('stage', `stage-${last}`, payloadOf(this.job, 'stage', p, {}));
+        const n = (reached.get(last) ?? 0) + 1;
+        reached.set(last, n);
+        this.#schedule('stage', stageKey(last, n), payloadOf(this.job, 'stage', p, {}));
       }
     });
   }

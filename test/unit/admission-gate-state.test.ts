@@ -351,6 +351,22 @@ describe('GateState: daily budgets per tenant', () => {
     const copy = new GateState(1, JSON.parse(JSON.stringify(gate.snapshot())));
     expect(copy.view('k', 3).spentToday).toEqual({ y: { tasks: 1, seconds: 6 } });
   });
+
+  it('never grants a request of unknown seconds under a budget in seconds; without one, its seconds do not matter', () => {
+    const gate = new GateState(30);
+    gate.setLimits({ capacity: 30, budgets });
+    // 20 creates without a duration against a 10-second day (issue 36): none may be charged as 0 s.
+    const unknown = Array.from({ length: 20 }, () => ask('y'));
+    for (const r of unknown) gate.acquire(r);
+    const counted = { ...ask('y'), seconds: 4 };
+    gate.acquire(counted);
+    expect(gate.grant(0, LEASE).map((g) => g.requestId)).toEqual([counted.requestId]);
+    expect(gate.view('k', 0).spentToday).toEqual({ y: { tasks: 1, seconds: 4 } });
+    // Tenant x's budget is in tasks only: a request without seconds fits it.
+    const tasksOnly = ask('x');
+    gate.acquire(tasksOnly);
+    expect(gate.grant(1, LEASE).map((g) => g.requestId)).toEqual([tasksOnly.requestId]);
+  });
 });
 
 // A gate carries its snapshot across continue-as-new and, under versioning, onto the next build (gate.ts):

@@ -32,13 +32,18 @@ export class DailyBudgets {
     this.#budgets = { ...(budgets ?? {}) };
   }
 
-  /** Whether the request's cost fits what its tenant has left today. */
+  /**
+   * Whether the request's cost fits what its tenant has left today. A request that does not say its
+   * seconds never fits a budget in seconds: its cost is unknown, not 0 (the activities refuse such a
+   * create before asking; this holds for any other asker).
+   */
   fits(r: Pick<SlotRequest, 'fairnessKey' | 'seconds'>, now: number): boolean {
     const budget = this.#budgets[r.fairnessKey];
     if (!budget) return true;
     const spent = this.#today(now)[r.fairnessKey] ?? { tasks: 0, seconds: 0 };
     if (budget.tasks !== undefined && spent.tasks + 1 > budget.tasks) return false;
-    return budget.seconds === undefined || spent.seconds + (r.seconds ?? 0) <= budget.seconds;
+    if (budget.seconds === undefined) return true;
+    return r.seconds !== undefined && spent.seconds + r.seconds <= budget.seconds;
   }
 
   spend(r: Pick<SlotRequest, 'fairnessKey' | 'seconds'>, now: number, sign = 1): void {
