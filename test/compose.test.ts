@@ -1,6 +1,6 @@
 // The production-like stack (docker-compose.yml + Dockerfile), checked without a Docker engine: the YAML is
 // parsed and held against the design (configuration table), src/config.ts (the variables the code reads)
-// and src/workflows/search-attributes.ts (what the workflows upsert). When the docker compose plugin is
+// and src/contract/search-attributes.ts (what the workflows upsert). When the docker compose plugin is
 // installed, `docker compose config -q` validates the file too (it needs no daemon).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

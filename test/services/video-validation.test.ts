@@ -158,7 +158,7 @@ const cases: Array<[string, unknown, string, string]> = [
     'callback_url',
     'must be a public http(s) URL',
   ],
-  // Public: every kind of private address, in every URL field (test/services/support/private-hosts.ts).
+  // Public: every kind of private address, in every URL field (test/support/private-hosts.ts).
   ...PRIVATE_HOSTS.flatMap(([kind, host]): Array<[string, unknown, string, string]> => [
     [
       `image_url.url at ${kind}`,
