@@ -5,6 +5,7 @@
 import { QUOTA_RETRY_AFTER_RULE, quotaRetryAfterViolations } from './audit-quota.js';
 import { notBeforeOf } from './retry-after-at.js';
 import type { RequestLogEntry, Violation } from './types.js';
+import { assetAddress } from './validation.js';
 
 export interface AuditOptions {
   minQueryIntervalMs: number;
@@ -55,7 +56,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
     for (const item of arrayOf(asRecord(r?.result)?.items)) {
       const it = asRecord(item);
       const approved = it?.submit_review_status === 1;
-      if (typeof it?.asset_url === 'string') assets.set(it.asset_url, { approved, taskId });
+      const address = typeof it?.asset_url === 'string' ? assetAddress(it.asset_url) : undefined;
+      if (address !== undefined) assets.set(address, { approved, taskId });
       if (typeof it?.downstream_final_url === 'string' && it.downstream_final_url !== '')
         downstream.add(it.downstream_final_url);
       if (typeof it?.source_url === 'string') sourceState.set(it.source_url, { taskId, state: 'completed', approved });
@@ -129,10 +131,11 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
           ? urlsIn(e.body)
           : [];
     for (const url of media) {
+      const address = assetAddress(url); // `asset://` is the same address: a scheme is case-insensitive
       if (downstream.has(url) || looksSigned(url)) {
         flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
-      } else if (url.startsWith('Asset://')) {
-        const asset = assets.get(url);
+      } else if (address !== undefined) {
+        const asset = assets.get(address);
         if (!asset)
           flag(
             AUDIT_RULES.assetNotApproved,

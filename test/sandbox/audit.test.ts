@@ -192,6 +192,14 @@ describe('auditRequestLog on crafted logs', () => {
     ]);
   });
 
+  it('reads an Asset:// address whatever the case of its scheme, as the services do (RFC 3986 3.1)', () => {
+    expect(rules([submitted(0), query(1_000, completed(false)), createWith(1_100, 'asset://asset-1')])).toEqual([
+      AUDIT_RULES.assetNotApproved,
+    ]);
+    expect(rules([createWith(0, 'ASSET://asset-made-up')])).toEqual([AUDIT_RULES.assetNotApproved]);
+    expect(rules([submitted(0), query(1_000, completed()), createWith(1_100, 'asset://asset-1')])).toEqual([]);
+  });
+
   it('flags a create with a media URL whose review was not seen completed', () => {
     expect(
       rules([submitted(0), query(1_000, { task_id: 't1', status: 'processing' }), createWith(1_100, SRC)]),
