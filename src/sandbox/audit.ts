@@ -2,12 +2,19 @@
 // what the client saw: the answers recorded in `response` / `retryAfter` (unless marked `clientGone`) tell
 // it which tasks were cancelled, completed, which Asset:// addresses were approved and which addresses
 // were signed downstream URLs.
+import { BACKOFF_RULE, backoffViolations } from './audit-backoff.js';
 import { QUOTA_RETRY_AFTER_RULE, quotaRetryAfterViolations } from './audit-quota.js';
+import {
+  DUPLICATE_CREATE_RULE,
+  DUPLICATE_SUBMIT_RULE,
+  duplicateViolations,
+  type ResubmitAuditOptions,
+} from './audit-resubmit.js';
 import { notBeforeOf } from './retry-after-at.js';
 import type { RequestLogEntry, Violation } from './types.js';
 import { assetAddress } from './validation.js';
 
-export interface AuditOptions {
+export interface AuditOptions extends ResubmitAuditOptions {
   minQueryIntervalMs: number;
 }
 
@@ -18,11 +25,14 @@ export const AUDIT_RULES = {
   badTrackId: 'auth.bad-track-id',
   queryInterval: 'review.query-interval',
   retryAfter: 'review.retry-after',
+  backoff: BACKOFF_RULE,
   queryAfterCancel: 'review.query-after-cancel',
   resubmitAfterCancel: 'review.resubmit-after-cancel',
   downstreamUrl: 'video.downstream-url',
   assetNotApproved: 'video.asset-not-approved',
   createBeforeReview: 'video.create-before-review',
+  duplicateCreate: DUPLICATE_CREATE_RULE,
+  duplicateSubmit: DUPLICATE_SUBMIT_RULE,
   quotaRetryAfter: QUOTA_RETRY_AFTER_RULE,
 } as const;
 
@@ -162,7 +172,12 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       }
     }
   }
-  return [...out, ...quotaRetryAfterViolations(entries)].sort((a, b) => a.seq - b.seq);
+  return [
+    ...out,
+    ...backoffViolations(entries),
+    ...duplicateViolations(entries, opts),
+    ...quotaRetryAfterViolations(entries),
+  ].sort((a, b) => a.seq - b.seq);
 }
 
 function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, detail: string) => void): void {
