@@ -2,6 +2,7 @@
 // what the client saw: the answers recorded in `response` / `retryAfter` (unless marked `clientGone`) tell
 // it which tasks were cancelled, completed, which Asset:// addresses were approved and which addresses
 // were signed downstream URLs.
+import { authViolations, AUTH_RULES } from './audit-auth.js';
 import { BACKOFF_RULE, backoffViolations } from './audit-backoff.js';
 import { QUOTA_RETRY_AFTER_RULE, quotaRetryAfterViolations } from './audit-quota.js';
 import {
@@ -20,9 +21,7 @@ export interface AuditOptions extends ResubmitAuditOptions {
 
 /** Rule names reported in `Violation.rule`. */
 export const AUDIT_RULES = {
-  mixedAuth: 'auth.mixed-headers',
-  missingAuth: 'auth.missing',
-  badTrackId: 'auth.bad-track-id',
+  ...AUTH_RULES,
   queryInterval: 'review.query-interval',
   retryAfter: 'review.retry-after',
   backoff: BACKOFF_RULE,
@@ -37,8 +36,6 @@ export const AUDIT_RULES = {
 } as const;
 
 type ReviewState = 'pending' | 'completed' | 'failed' | 'cancelled';
-
-const TRACK_ID = /^[0-9a-fA-F]{32}$/;
 
 export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions): Violation[] {
   const out: Violation[] = [];
@@ -75,7 +72,6 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
   };
 
   for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
-    checkAuth(e, flag);
     const ok = e.status >= 200 && e.status < 300;
     // An answer the client never received (it had given up) tells it nothing: no state, no Retry-After.
     const seen = e.clientGone !== true;
@@ -173,42 +169,12 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
     }
   }
   return [
+    ...authViolations(entries),
     ...out,
     ...backoffViolations(entries),
     ...duplicateViolations(entries, opts),
     ...quotaRetryAfterViolations(entries),
   ].sort((a, b) => a.seq - b.seq);
-}
-
-function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, detail: string) => void): void {
-  const h = e.headers;
-  if (e.service === 'video') {
-    if (h['x-access-token'] !== undefined || h['x-track-id'] !== undefined) {
-      flag(
-        AUDIT_RULES.mixedAuth,
-        e,
-        'review headers (X-Access-Token / X-Track-Id) sent to the video generation service',
-      );
-    }
-    // Result files are public downloads; every other call, gateway entry points included, needs the key.
-    const needsKey = e.operation !== 'other' || (e.gateway !== undefined && e.gateway !== 'file');
-    if (needsKey && !/^Bearer \S/.test(h.authorization ?? '')) {
-      flag(AUDIT_RULES.missingAuth, e, 'video request without Authorization: Bearer');
-    }
-    return;
-  }
-  if (h.authorization !== undefined)
-    flag(AUDIT_RULES.mixedAuth, e, 'Authorization header sent to the asset review service');
-  if (e.operation === 'other') return;
-  if (!h['x-access-token']) flag(AUDIT_RULES.missingAuth, e, 'review request without X-Access-Token');
-  const track = h['x-track-id'];
-  if (track === undefined || !TRACK_ID.test(track)) {
-    flag(
-      AUDIT_RULES.badTrackId,
-      e,
-      `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`,
-    );
-  }
 }
 
 function looksSigned(url: string): boolean {
