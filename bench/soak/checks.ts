@@ -5,7 +5,9 @@
 // No blind resubmits: a job makes at most one video task and one review task per batch. Every further
 // task is a duplicate and fails the soak, unless the job opted in to resubmitting (`resubmitOnAmbiguity`)
 // and the resubmit was what that option promises (an ambiguous answer, and no callback of the earlier
-// task had reached the run before it): those are counted apart, as "opted in".
+// task had reached the run before it): those are counted apart, as "opted in". A request sent again is
+// the audit's (video.duplicate-create, review.duplicate-submit: after a task id the client saw, or after an
+// ambiguous answer by a job that did not opt in), which reads each request's job from its tags.
 //
 // A job that ends SubmitUnconfirmed did what the policy says only when the request log shows an
 // ambiguous answer to that job's submit or create (500, client time-out, reset, unreadable 2xx, or an
@@ -219,24 +221,17 @@ export function verdictOf(
       }
     }
 
-    // No blind resubmit: after an ambiguous answer, a job that did not opt in sends that submit or create
-    // never again (a task may exist), whether or not a second task resulted.
-    const stageRequests = [
-      ...groupBy(submitsByJob.get(job.id) ?? [], (e) => [...submittedUrls(e.body)].sort().join(' ')).values(),
-      createsByJob.get(job.id) ?? [],
-    ];
-    for (const list of stageRequests) {
-      const sorted = [...list].sort((a, b) => a.at - b.at);
-      const first = sorted.findIndex((e) => ambiguousAnswer(e, o.clientTimeoutMs));
-      if (first < 0) continue;
-      const again = sorted.slice(first + 1);
-      if (job.optedIn) optedIn.resubmits += again.length;
-      else if (again.length > 0) {
-        const a = sorted[first]!;
-        violations.push({
-          rule: 'resubmit-after-ambiguous-answer',
-          detail: `${job.workflowId} (${job.kind}, not opted in): ${again.map((e) => `#${e.seq}`).join(', ')} ${a.operation} sent again after #${a.seq} ${answerWords(a)}`,
-        });
+    // No blind resubmit: the audit's duplicate rules flag a job that did not opt in (below); an opted-in
+    // job's submits and creates sent again after an ambiguous answer are counted here.
+    if (job.optedIn) {
+      const stageRequests = [
+        ...groupBy(submitsByJob.get(job.id) ?? [], (e) => [...submittedUrls(e.body)].sort().join(' ')).values(),
+        createsByJob.get(job.id) ?? [],
+      ];
+      for (const list of stageRequests) {
+        const sorted = [...list].sort((a, b) => a.at - b.at);
+        const first = sorted.findIndex((e) => ambiguousAnswer(e, o.clientTimeoutMs));
+        if (first >= 0) optedIn.resubmits += sorted.length - first - 1;
       }
     }
 
@@ -286,8 +281,15 @@ export function verdictOf(
   }
 
   const asSeen = sandbox.requests.map((e) => asSeenByClient(e, o.clientTimeoutMs));
-  for (const v of auditRequestLog(asSeen, { minQueryIntervalMs: o.minQueryIntervalMs }))
-    violations.push({ rule: v.rule, detail: `#${v.seq}: ${v.detail}` });
+  // Every job names itself in its prompt and media URLs: the audit's duplicate rules count per job, and a
+  // job that opted in to resubmitting may send again after an ambiguous answer.
+  const optedInIds = new Set(records.filter((r) => r.job.optedIn).map((r) => r.job.id));
+  const audit = {
+    minQueryIntervalMs: o.minQueryIntervalMs,
+    jobOf: jobOfRequest,
+    optedIn: (e: RequestLogEntry) => optedInIds.has(jobOfRequest(e) ?? ''),
+  };
+  for (const v of auditRequestLog(asSeen, audit)) violations.push({ rule: v.rule, detail: `#${v.seq}: ${v.detail}` });
   const violationsByRule: Record<string, number> = {};
   for (const v of violations) violationsByRule[v.rule] = (violationsByRule[v.rule] ?? 0) + 1;
 
@@ -458,6 +460,15 @@ function batchSubmits(submits: RequestLogEntry[], urls: unknown): RequestLogEntr
     const sent = new Set(submittedUrls(e.body));
     return sent.size === wanted.size && [...wanted].every((u) => sent.has(u));
   });
+}
+
+/** The soak job a create or submit belongs to: the tag in its prompt, or the path of its media URLs. */
+function jobOfRequest(e: RequestLogEntry): string | undefined {
+  if (SUBMITS.has(e.operation))
+    return submittedUrls(e.body)
+      .map(jobIdOfUrl)
+      .find((id) => id !== undefined);
+  return jobIdOfCreateBody(e.body);
 }
 
 function submittedUrls(body: unknown): string[] {

@@ -299,9 +299,10 @@ longer hold outlives the sender's deadline, so it is sent again though the recei
   resubmit was sent; otherwise it is a duplicate too.
 - **Spec rules**: \`auditRequestLog\` over the full request log (review queries closer than ${o.timing.reviewMinQueryIntervalMs} ms or before a
   Retry-After, mixed or missing auth headers, bad X-Track-Id, \`downstream_final_url\` used, a create with an asset not approved or
-  under review, a query or resubmit after cancelled), plus: no video task for a job whose review did not pass or was not
-  confirmed, and no submit or create sent again after an ambiguous answer to it by a job that did not opt in (a blind
-  resubmit, even one that happened to make no second task). An answer the sandbox held back longer than the client's time-out (a hang fault) never reached the client, so the
+  under review, a query or resubmit after cancelled, a failed review query retried sooner than 1 s, 2 s, 4 s, a job's submit or
+  create sent again after its task id came back or, by a job that did not opt in, after an ambiguous answer: a blind resubmit,
+  even one that happened to make no second task), plus: no video task for a job whose review did not pass or was not
+  confirmed. An answer the sandbox held back longer than the client's time-out (a hang fault) never reached the client, so the
   audit reads it as no answer. Several workers query the same tasks: the minimum interval must hold across them.
 - **Notifications**: every job is started with \`notify\` (events \`succeeded\`, \`failed\`, \`cancelled\`) to a webhook receiver in the
   runner's process. After the last job, the run waits (up to ${s(o.notifySettleMs)}) for every job that ended to have its notification

@@ -2,32 +2,40 @@
 // what the client saw: the answers recorded in `response` / `retryAfter` (unless marked `clientGone`) tell
 // it which tasks were cancelled, completed, which Asset:// addresses were approved and which addresses
 // were signed downstream URLs.
+import { authViolations, AUTH_RULES } from './audit-auth.js';
+import { BACKOFF_RULE, backoffViolations } from './audit-backoff.js';
 import { QUOTA_RETRY_AFTER_RULE, quotaRetryAfterViolations } from './audit-quota.js';
+import {
+  DUPLICATE_CREATE_RULE,
+  DUPLICATE_SUBMIT_RULE,
+  duplicateViolations,
+  type ResubmitAuditOptions,
+} from './audit-resubmit.js';
 import { notBeforeOf } from './retry-after-at.js';
 import type { RequestLogEntry, Violation } from './types.js';
+import { assetAddress } from './validation.js';
 
-export interface AuditOptions {
+export interface AuditOptions extends ResubmitAuditOptions {
   minQueryIntervalMs: number;
 }
 
 /** Rule names reported in `Violation.rule`. */
 export const AUDIT_RULES = {
-  mixedAuth: 'auth.mixed-headers',
-  missingAuth: 'auth.missing',
-  badTrackId: 'auth.bad-track-id',
+  ...AUTH_RULES,
   queryInterval: 'review.query-interval',
   retryAfter: 'review.retry-after',
+  backoff: BACKOFF_RULE,
   queryAfterCancel: 'review.query-after-cancel',
   resubmitAfterCancel: 'review.resubmit-after-cancel',
   downstreamUrl: 'video.downstream-url',
   assetNotApproved: 'video.asset-not-approved',
   createBeforeReview: 'video.create-before-review',
+  duplicateCreate: DUPLICATE_CREATE_RULE,
+  duplicateSubmit: DUPLICATE_SUBMIT_RULE,
   quotaRetryAfter: QUOTA_RETRY_AFTER_RULE,
 } as const;
 
 type ReviewState = 'pending' | 'completed' | 'failed' | 'cancelled';
-
-const TRACK_ID = /^[0-9a-fA-F]{32}$/;
 
 export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions): Violation[] {
   const out: Violation[] = [];
@@ -55,7 +63,8 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
     for (const item of arrayOf(asRecord(r?.result)?.items)) {
       const it = asRecord(item);
       const approved = it?.submit_review_status === 1;
-      if (typeof it?.asset_url === 'string') assets.set(it.asset_url, { approved, taskId });
+      const address = typeof it?.asset_url === 'string' ? assetAddress(it.asset_url) : undefined;
+      if (address !== undefined) assets.set(address, { approved, taskId });
       if (typeof it?.downstream_final_url === 'string' && it.downstream_final_url !== '')
         downstream.add(it.downstream_final_url);
       if (typeof it?.source_url === 'string') sourceState.set(it.source_url, { taskId, state: 'completed', approved });
@@ -63,7 +72,6 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
   };
 
   for (const e of [...entries].sort((a, b) => a.seq - b.seq)) {
-    checkAuth(e, flag);
     const ok = e.status >= 200 && e.status < 300;
     // An answer the client never received (it had given up) tells it nothing: no state, no Retry-After.
     const seen = e.clientGone !== true;
@@ -129,10 +137,11 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
           ? urlsIn(e.body)
           : [];
     for (const url of media) {
+      const address = assetAddress(url); // `asset://` is the same address: a scheme is case-insensitive
       if (downstream.has(url) || looksSigned(url)) {
         flag(AUDIT_RULES.downstreamUrl, e, `${url} is a downstream_final_url (expiring); use the item's asset_url`);
-      } else if (url.startsWith('Asset://')) {
-        const asset = assets.get(url);
+      } else if (address !== undefined) {
+        const asset = assets.get(address);
         if (!asset)
           flag(
             AUDIT_RULES.assetNotApproved,
@@ -159,38 +168,13 @@ export function auditRequestLog(entries: RequestLogEntry[], opts: AuditOptions):
       }
     }
   }
-  return [...out, ...quotaRetryAfterViolations(entries)].sort((a, b) => a.seq - b.seq);
-}
-
-function checkAuth(e: RequestLogEntry, flag: (rule: string, e: RequestLogEntry, detail: string) => void): void {
-  const h = e.headers;
-  if (e.service === 'video') {
-    if (h['x-access-token'] !== undefined || h['x-track-id'] !== undefined) {
-      flag(
-        AUDIT_RULES.mixedAuth,
-        e,
-        'review headers (X-Access-Token / X-Track-Id) sent to the video generation service',
-      );
-    }
-    // Result files are public downloads; every other call, gateway entry points included, needs the key.
-    const needsKey = e.operation !== 'other' || (e.gateway !== undefined && e.gateway !== 'file');
-    if (needsKey && !/^Bearer \S/.test(h.authorization ?? '')) {
-      flag(AUDIT_RULES.missingAuth, e, 'video request without Authorization: Bearer');
-    }
-    return;
-  }
-  if (h.authorization !== undefined)
-    flag(AUDIT_RULES.mixedAuth, e, 'Authorization header sent to the asset review service');
-  if (e.operation === 'other') return;
-  if (!h['x-access-token']) flag(AUDIT_RULES.missingAuth, e, 'review request without X-Access-Token');
-  const track = h['x-track-id'];
-  if (track === undefined || !TRACK_ID.test(track)) {
-    flag(
-      AUDIT_RULES.badTrackId,
-      e,
-      `X-Track-Id ${track === undefined ? 'missing' : `'${track}' is not 32 hex characters without hyphens`}`,
-    );
-  }
+  return [
+    ...authViolations(entries),
+    ...out,
+    ...backoffViolations(entries),
+    ...duplicateViolations(entries, opts),
+    ...quotaRetryAfterViolations(entries),
+  ].sort((a, b) => a.seq - b.seq);
 }
 
 function looksSigned(url: string): boolean {

@@ -28,7 +28,8 @@ const reviewBodySchema = z.object(
     asset_url_list: z.array(z.string()).optional(),
     asset_type: z.enum(['Image', 'Video', 'Audio']).optional(),
     callback_url: z.string().optional(),
-    group_id: z.string().optional(),
+    // An id names a group: the spec admits an empty value only for group_source ("empty or real_person").
+    group_id: z.string().min(1, 'must not be empty (it names a group)').optional(),
     group_source: z.string().optional(),
   },
   { error: 'the body must be a JSON object' },

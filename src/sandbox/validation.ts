@@ -32,13 +32,25 @@ export function assetTypeOfUrl(url: string): AssetType | undefined {
   return undefined;
 }
 
+// A URL holds no whitespace (RFC 3986), though the WHATWG parser would trim or encode it: refused as written.
 export function isHttpUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
   try {
     const u = new URL(value);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
   } catch {
     return false;
   }
+}
+
+/**
+ * The spec's `Asset://` address in the form the registry keeps it: a URL scheme is case-insensitive
+ * (RFC 3986 3.1; the WHATWG parser reads `Asset:`, `asset:` and `ASSET:` alike), the id after it is kept as
+ * written. Undefined for anything else, or an id that is empty or holds whitespace.
+ */
+export function assetAddress(url: string): string | undefined {
+  const m = /^asset:\/\/(\S+)$/i.exec(url);
+  return m ? `Asset://${m[1]}` : undefined;
 }
 
 /** What the services accept besides the spec: the sandbox option `allowPrivateUrls`. */

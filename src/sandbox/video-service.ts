@@ -16,7 +16,7 @@ import {
   type VideoStatus,
   type VideoTaskState,
 } from './video-task.js';
-import { describeIssues, type Issue } from './validation.js';
+import { assetAddress, describeIssues, type Issue } from './validation.js';
 
 const ERRORS: Partial<Record<VideoStatus, { code: string; message: string }>> = {
   failed: { code: 'GENERATION_FAILED', message: 'video generation failed' },
@@ -152,13 +152,14 @@ export class VideoService implements ServiceHandler {
   private assetIssues(c: VideoCreate): Issue[] {
     const issues: Issue[] = [];
     for (const m of c.media) {
+      const address = assetAddress(m.url); // the scheme in any case, as the registry keeps it
       if (this.ctx.assets.isDownstreamUrl(m.url)) {
         issues.push({
           field: m.field,
           rule: 'is a downstream_final_url (a signed address that expires); use asset_url (Asset://...) instead',
         });
-      } else if (m.url.startsWith('Asset://')) {
-        const asset = this.ctx.assets.byAssetUrl(m.url);
+      } else if (address !== undefined) {
+        const asset = this.ctx.assets.byAssetUrl(address);
         if (!asset)
           issues.push({ field: m.field, rule: 'this Asset:// address was not issued by the asset review service' });
         else if (!asset.approved) {

@@ -1,6 +1,14 @@
 // The sandbox's own check of a video task create body (spec: Create request body, Content item, material rules).
 import { z } from 'zod';
-import { isHttpUrl, publicUrlProblem, type Checked, type CheckOptions, type Issue, zodIssues } from './validation.js';
+import {
+  assetAddress,
+  isHttpUrl,
+  publicUrlProblem,
+  type Checked,
+  type CheckOptions,
+  type Issue,
+  zodIssues,
+} from './validation.js';
 
 export type MediaType = 'image_url' | 'video_url' | 'audio_url';
 export interface MediaRef {
@@ -39,7 +47,8 @@ function ratioOk(ratio: string): boolean {
 
 const createBodySchema = z.object(
   {
-    model: z.string({ error: 'is required (a model name)' }).min(1, 'must not be empty'),
+    // A blank name names no model.
+    model: z.string({ error: 'is required (a model name)' }).refine((m) => m.trim() !== '', 'must not be empty'),
     content: z
       .array(contentItemSchema, { error: 'is required (an array of content items)' })
       .min(1, 'must hold at least one item'),
@@ -66,8 +75,7 @@ function mediaUrlProblem(url: string, opts: CheckOptions): string | undefined {
   if (/^data:/i.test(url) || BASE64ISH.test(url)) {
     return 'base64 / data: media is not supported; upload it and pass a public URL or an Asset:// address';
   }
-  if (/^asset:\/\//i.test(url))
-    return url.startsWith('Asset://') && url.length > 'Asset://'.length ? undefined : "must be 'Asset://<id>'";
+  if (/^asset:/i.test(url)) return assetAddress(url) ? undefined : "must be 'Asset://<id>'";
   return isHttpUrl(url) ? publicUrlProblem(url, opts) : 'must be a public http(s) URL or an Asset:// address';
 }
 

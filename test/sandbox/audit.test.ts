@@ -154,7 +154,12 @@ describe('auditRequestLog on crafted logs', () => {
       query(2_000, {}),
       submitted(3_000, 't9'),
     ];
-    expect(rules(log)).toEqual([AUDIT_RULES.queryAfterCancel, AUDIT_RULES.resubmitAfterCancel]);
+    // The same body again is also the same job's duplicate submit: it had its task.
+    expect(rules(log)).toEqual([
+      AUDIT_RULES.queryAfterCancel,
+      AUDIT_RULES.resubmitAfterCancel,
+      AUDIT_RULES.duplicateSubmit,
+    ]);
   });
 
   it('does not hold the client to answers it never received (it had given up on a hanging request)', () => {
@@ -190,6 +195,31 @@ describe('auditRequestLog on crafted logs', () => {
     expect(rules([submitted(0), createWith(500, 'Asset://asset-1'), query(1_000, completed())])).toEqual([
       AUDIT_RULES.assetNotApproved,
     ]);
+  });
+
+  it('backoff: a Retry-After rules the retry instead of the step; an unseen failure counts from its request', () => {
+    const failed = (at: number, extra: Partial<RequestLogEntry> = {}) =>
+      query(at, undefined, { status: 503, answeredAt: at + 10, ...extra });
+    const backoff = (log: RequestLogEntry[]) =>
+      auditRequestLog(log, { minQueryIntervalMs: 0 })
+        .filter((v) => v.rule === AUDIT_RULES.backoff)
+        .map((v) => v.seq);
+    // 503 with Retry-After 0: not a step of the backoff; then a failure without one: 1 s after its answer.
+    const ruled = [failed(0, { retryAfter: '0' }), failed(20), query(1_030, { task_id: 't1', status: 'processing' })];
+    expect(backoff(ruled)).toEqual([]);
+    const early = [failed(0), query(900, { task_id: 't1', status: 'processing' })];
+    expect(backoff(early)).toEqual([early[1]!.seq]);
+    // A hang the client gave up on (its time-out came later than the request): 1 s from the request is enough.
+    const gone = [failed(0, { status: 200, clientGone: true, answeredAt: 5_000 }), query(1_000, { task_id: 't1' })];
+    expect(backoff(gone)).toEqual([]);
+  });
+
+  it('reads an Asset:// address whatever the case of its scheme, as the services do (RFC 3986 3.1)', () => {
+    expect(rules([submitted(0), query(1_000, completed(false)), createWith(1_100, 'asset://asset-1')])).toEqual([
+      AUDIT_RULES.assetNotApproved,
+    ]);
+    expect(rules([createWith(0, 'ASSET://asset-made-up')])).toEqual([AUDIT_RULES.assetNotApproved]);
+    expect(rules([submitted(0), query(1_000, completed()), createWith(1_100, 'asset://asset-1')])).toEqual([]);
   });
 
   it('flags a create with a media URL whose review was not seen completed', () => {

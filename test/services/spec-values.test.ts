@@ -95,13 +95,14 @@ describe('values the spec gives as examples or known values pass, client -> sand
     'review submit with group_source %j and no group_id (sync and async)',
     async (groupSource) => {
       const review = reviewFor(strict);
+      // Two media, so that the second submit is not the first one sent again (the audit's duplicate rule).
       const accepted = await review.submitAsync({
-        images: ['https://cdn.example.com/spec/g.jpg'],
+        images: ['https://cdn.example.com/spec/g-async.jpg'],
         group_source: groupSource,
       });
       expect(accepted.taskId).toBeTruthy();
       const done = await review.submitSync({
-        images: ['https://cdn.example.com/spec/g.jpg'],
+        images: ['https://cdn.example.com/spec/g-sync.jpg'],
         group_source: groupSource,
       });
       expect(done.taskId).toBeTruthy();

@@ -250,7 +250,7 @@ describe('soak verdict: duplicates', () => {
   });
 });
 
-describe('soak verdict: no blind resubmit', () => {
+describe('soak verdict: no blind resubmit, no duplicate, the backoff', () => {
   it('a submit or create sent again after an ambiguous answer is a violation unless the job opted in, even without a second task', () => {
     const [blind, optedIn] = poll as [SoakJob, SoakJob];
     const opted = { ...optedIn, optedIn: true };
@@ -270,13 +270,52 @@ describe('soak verdict: no blind resubmit', () => {
       reviewTasks: [reviewTask(blind, 'rv1', 100), reviewTask(opted, 'rv2', 1_100)],
     };
     const v = verdictOf([succeeded(blind, 't1'), succeeded(opted, 't2')], snapshot, new Map(), opts);
-    expect(v.violationsByRule).toEqual({ 'resubmit-after-ambiguous-answer': 1 });
+    expect(v.violationsByRule).toEqual({ 'video.duplicate-create': 1 });
+    const blindCreate = snapshot.requests[2]!;
     expect(v.violations[0]!.detail).toMatch(
-      new RegExp(`${blind.workflowId} .*video.create sent again after #\\d+ fault status:500`),
+      new RegExp(`^#${blindCreate.seq}: create .*after #${blindCreate.seq - 1} got no clear answer \\(HTTP 500\\)`),
     );
     expect(v.optedIn.resubmits).toBe(1);
     expect(v.duplicateVideoTasks).toBe(0);
     expect(verdictOk(v)).toBe(false);
+  });
+
+  it("a job's submit sent again after its answer named the task is a duplicate; another job's of the same media is not", () => {
+    const [job, other] = cb as [SoakJob, SoakJob];
+    const seen = (e: RequestLogEntry) => ({ ...e, response: { code: 202, task_id: e.taskId, status: 'pending' } });
+    const otherSubmit = seen(submit(other, 200, 'rv3'));
+    // The other job submits the job's own media: a different job, no duplicate.
+    otherSubmit.body = { images: [imageUrl(other), imageUrl(job)], callback_url: CALLBACK_URL };
+    const snapshot: SandboxSnapshot = {
+      ...empty(),
+      requests: [seen(submit(job, 100, 'rv1')), otherSubmit, seen(submit(job, 5_000, 'rv2'))],
+      reviewTasks: [reviewTask(job, 'rv1', 100), reviewTask(other, 'rv3', 200), reviewTask(job, 'rv2', 5_000)],
+    };
+    const v = verdictOf([succeeded(job, 't1'), succeeded(other, 't3')], snapshot, new Map(), opts);
+    expect(v.violationsByRule).toEqual({ 'review.duplicate-submit': 1 });
+    expect(v.violations.find((x) => x.rule === 'review.duplicate-submit')!.detail).toContain('gave it task rv1');
+  });
+
+  it('failed review queries retried sooner than 1 s, 2 s, 4 s are a violation', () => {
+    const [job] = cb as [SoakJob];
+    const failed = (at: number): RequestLogEntry => ({
+      ...submit(job, at),
+      operation: 'review.query',
+      method: 'GET',
+      path: '/api/task/rv1',
+      body: undefined,
+      taskId: 'rv1',
+      status: 0,
+      fault: 'reset',
+    });
+    const snapshot: SandboxSnapshot = {
+      ...empty(),
+      requests: [submit(job, 0, 'rv1'), failed(1_000), failed(2_000), failed(4_000), failed(6_000)],
+      reviewTasks: [reviewTask(job, 'rv1', 0)],
+    };
+    const v = verdictOf([succeeded(job, 't1')], snapshot, new Map(), opts);
+    // 1 s, then 2 s kept; 2 s after the third failure is short of 4 s.
+    expect(v.violationsByRule).toMatchObject({ 'review.backoff': 1 });
   });
 });
 

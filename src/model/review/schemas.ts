@@ -119,6 +119,11 @@ export const reviewSubmitBodySchema = (options: UrlOptions = {}) =>
   options.allowPrivateUrls ? privateSubmitBody() : publicSubmitBody();
 export type ReviewSubmitBody = z.infer<ReturnType<typeof reviewSubmitBodySchema>>;
 
+/** `images` when `asset_url_list` is sent too: an array of strings (its URLs are not used, so not checked). */
+const unusedImagesSchema = lazy(() =>
+  z.object({ images: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of URLs' }) }),
+);
+
 const renameImages = (issue: ValidationIssue): ValidationIssue =>
   issue.field === 'images' || issue.field.startsWith('images[')
     ? { ...issue, field: `asset_url_list${issue.field.slice('images'.length)}` }
@@ -135,10 +140,13 @@ export function validateReviewSubmitBody(body: unknown, options: UrlOptions = {}
   const b = asRecord(body);
   if (b === undefined || b.asset_url_list === undefined) return validateWith(reviewSubmitBodySchema(options), body);
   const r = validateWith(reviewSubmitBodySchema(options), { ...b, images: b.asset_url_list });
-  if (r.ok) return r;
+  // `images` sent beside it is not used, but it is still a field of the body: it has the spec's type.
+  const unused = b.images === undefined ? undefined : validateWith(unusedImagesSchema(), { images: b.images });
+  const typeIssues = unused?.ok === false ? unused.issues : [];
+  if (r.ok && typeIssues.length === 0) return r;
   // The same list sits in both fields for the check: report each problem once, under the field that was sent.
   const seen = new Set<string>();
-  const issues = r.issues.map(renameImages).filter((i) => {
+  const issues = [...(r.ok ? [] : r.issues.map(renameImages)), ...typeIssues].filter((i) => {
     const key = `${i.field}\u0000${i.rule}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
