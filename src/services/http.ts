@@ -208,7 +208,12 @@ export class ServiceHttp {
       const parsed = read.complete ? parseJson(text) : { ok: false as const };
       if (!parsed.ok) {
         outcome = 'malformed';
-        const problem = read.complete ? 'a body that is not JSON' : `a body larger than ${MAX_BODY_BYTES} bytes`;
+        const eventStream = /^text\/event-stream\b/i.test(String(res.headers['content-type'] ?? ''));
+        const problem = !read.complete
+          ? `a body larger than ${MAX_BODY_BYTES} bytes`
+          : eventStream
+            ? 'a server-sent event stream, not JSON'
+            : 'a body that is not JSON';
         throw malformedResponseError(ctx, res.statusCode, excerpt(read.text, secrets), problem);
       }
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
