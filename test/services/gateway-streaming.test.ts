@@ -75,7 +75,10 @@ describe('stream: true', () => {
   it('rtgCallGateway: InvalidInput, not retryable, nothing sent', async () => {
     const acts = createGatewayActivities({ video });
     const f = await activityFailure(
-      new MockActivityEnvironment().run(acts.rtgCallGateway, { endpoint: 'chatCompletions', body: streamed[0]!.body }),
+      new MockActivityEnvironment().run(acts.rtgCallGateway, {
+        endpoint: 'chatCompletions' as const,
+        body: streamed[0]!.body,
+      }),
     );
     expect(f).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
     expect(f.message).toContain('stream');
@@ -89,7 +92,7 @@ describe('a 2xx whose body cannot be read, on a synchronous call', () => {
     const acts = createGatewayActivities({ video });
     const f = await activityFailure(
       new MockActivityEnvironment().run(acts.rtgCallGateway, {
-        endpoint: 'chatCompletions',
+        endpoint: 'chatCompletions' as const,
         body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
       }),
     );
