@@ -10,7 +10,7 @@ import { httpStatusError, malformedResponseError, networkError, timeoutError, ty
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
 import { callbackUrlSecrets } from '../callback-signing.js';
-import { parseRetryAfter } from './retry-after.js';
+import { retryAfterFromHeaders } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -201,7 +201,7 @@ export class ServiceHttp {
         // The status decides; an unreadable error body must not hide it.
         const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
         const body = excerpt(read?.text, secrets);
-        throw httpStatusError(ctx, res.statusCode, body, parseRetryAfter(res.headers['retry-after']));
+        throw httpStatusError(ctx, res.statusCode, body, retryAfterFromHeaders(res.headers));
       }
       const read = await readResponseBody(res.body, MAX_BODY_BYTES);
       const text = redact(read.text, secrets);
