@@ -28,12 +28,15 @@ import {
   type GatewayTaskView,
 } from '../model/video/gateway-adapters.js';
 import {
+  generationFailed,
   invalidInput,
+  videoStoreFailed,
   type GatewayActivities,
   type GatewayCallInput,
   type GatewayCallResult,
   type GatewayCreateInput,
   type GatewayCreateResult,
+  type GatewayKeepInput,
   type GatewayQueryInput,
   type GatewayQuotaCreateInput,
   type GatewayTaskSummary,
@@ -44,9 +47,14 @@ import { createAtMostOnce, pollOnce } from './task-protocol.js';
 import { sendWithinQuota } from './admission.js';
 import { videoSlotFor } from './admission-limits.js';
 import type { AdmissionSettings } from '../config-admission.js';
+import { videoKey, type StoredVideo } from '../model/stored-video.js';
+import type { VideoStore } from '../store/types.js';
+import { putDownload } from './store-video.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
+  /** VIDEO_STORE: where a result that has no URL (a /v1/videos file) is kept. */
+  store?: VideoStore | undefined;
   /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...), for GenerateAndPoll's creates. */
   admission?: AdmissionSettings | undefined;
 }
@@ -216,6 +224,38 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
       const { model, duration } = input.body;
       const wanted = videoSlotFor(deps.admission?.video, String(model ?? ''), admission.fairnessKey, duration);
       return sendWithinQuota(wanted, admission, () => createGatewayTask(deps.video, input));
+    },
+
+    /**
+     * A succeeded task whose record names no URL: its file is downloaded with the key (the adapter's
+     * `resultDownload`) into VIDEO_STORE, one object per run and task, so a retried attempt finds it. A
+     * result that cannot be kept is a typed failure, never a success without a URL.
+     */
+    async rtgKeepGatewayVideo(input: GatewayKeepInput): Promise<StoredVideo> {
+      const evidence = { taskId: input.taskId, entryPoint: input.entryPoint };
+      if (TASK_ADAPTERS[input.entryPoint].resultDownload !== 'videoContent') {
+        throw generationFailed(
+          `${input.entryPoint} task ${input.taskId} succeeded, but its record names no result URL`,
+          { ...evidence, state: undefined, error: undefined, record: undefined },
+        );
+      }
+      const store = deps.store;
+      if (!store) {
+        throw videoStoreFailed(
+          `${input.entryPoint} task ${input.taskId} succeeded; its video has no public URL and is served only ` +
+            `to the API key (GET /v1/videos/{id}/content), but this worker has no VIDEO_STORE to keep it in`,
+          evidence,
+        );
+      }
+      const key = videoKey(input.workflowId, input.taskId);
+      const done = await store.find(key);
+      if (done) return done;
+      await store.discardPartial(key);
+      try {
+        return await putDownload(store, key, await deps.video.videoContent(input.taskId));
+      } catch (err) {
+        throw toApplicationFailure(err, 'video.query');
+      }
     },
 
     /**

@@ -12,7 +12,12 @@ import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './s
 import type { VideoTaskSummary } from './types.js';
 import { describeIssues, type Issue } from './validation.js';
 
-type Action = { sync: GatewaySyncKind } | { create: GatewayTaskKind } | { query: GatewayTaskKind };
+type Action =
+  | { sync: GatewaySyncKind }
+  | { create: GatewayTaskKind }
+  | { query: GatewayTaskKind }
+  /** The result of a finished task, served to the bearer key (OpenAI's GET /v1/videos/{id}/content). */
+  | { content: GatewayTaskKind };
 
 interface GatewayRoute {
   method: 'GET' | 'POST';
@@ -36,6 +41,7 @@ const ROUTES: GatewayRoute[] = [
   { method: 'GET', pattern: /^\/video-b\/ent\/v2\/tasks\/(?<id>[^/]+)\/creations$/, action: { query: 'vendorB' } },
   { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' } },
   { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)$/, action: { query: 'videos' } },
+  { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)\/content$/, action: { content: 'videos' } },
   { method: 'POST', pattern: /^\/v1\/chat\/completions$/, action: { sync: 'chatCompletions' } },
   { method: 'POST', pattern: /^\/v1\/responses$/, action: { sync: 'responses' } },
   { method: 'POST', pattern: /^\/v1\/messages$/, action: { sync: 'messages' } },
@@ -89,7 +95,8 @@ export class GatewaySandbox {
     if (FILE.test(pathname)) return { operation: 'other', gateway: 'file' };
     const hit = ROUTES.find((r) => r.method === method && r.pattern.test(pathname));
     if (!hit) return this.owns(pathname) ? { operation: 'other' } : undefined;
-    const gateway = 'sync' in hit.action ? 'sync' : 'create' in hit.action ? 'create' : 'query';
+    const a = hit.action;
+    const gateway = 'sync' in a ? 'sync' : 'create' in a ? 'create' : 'content' in a ? 'file' : 'query';
     const id = decode(hit.pattern.exec(pathname)?.groups?.id);
     return id !== undefined ? { operation: 'other', gateway, taskId: id } : { operation: 'other', gateway };
   }
@@ -121,6 +128,12 @@ export class GatewaySandbox {
     const groups = route.pattern.exec(path)?.groups ?? {};
     const action = route.action;
 
+    if ('content' in action) {
+      const id = decode(groups.id);
+      if (id === undefined)
+        return invalid([{ field: 'video_id', rule: 'is not a valid percent-encoded path segment' }]);
+      return this.content(action.content, id, req.url.searchParams.get('variant') ?? 'video');
+    }
     if ('query' in action) {
       const id = decode(groups.id);
       if (id === undefined) return invalid([{ field: 'task_id', rule: 'is not a valid percent-encoded path segment' }]);
@@ -157,6 +170,17 @@ export class GatewaySandbox {
         () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`,
       ),
     };
+  }
+
+  /** OpenAI's download: `variant` video (default), thumbnail or spritesheet; 404 until the task completed. */
+  private content(kind: GatewayTaskKind, id: string, variant: string): Reply {
+    const types: Record<string, string> = { video: 'video/mp4', thumbnail: 'image/webp', spritesheet: 'image/jpeg' };
+    const contentType = types[variant];
+    if (contentType === undefined)
+      return invalid([{ field: 'variant', rule: `must be one of ${Object.keys(types).join(', ')}` }]);
+    if (this.tasks.query(kind, id) === undefined) return errorReply(404, 'not_found', `no video ${id}`);
+    if (!this.tasks.fileReady(id)) return errorReply(404, 'not_found', `video ${id} is not completed`);
+    return { status: 200, text: `sandbox ${variant} ${id}`, contentType, taskId: id };
   }
 
   summaries(): VideoTaskSummary[] {

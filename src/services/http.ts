@@ -4,6 +4,7 @@
 // into an error, and whatever a service echoes of a secret (the client's key, or a request's signed
 // `callback_url`) is blanked out of every body read, error or not, before anyone sees it.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Pool, type FormData } from 'undici';
 import { SERVICE_DEFAULTS } from '../config.js';
 import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
@@ -134,6 +135,33 @@ function requestSecrets(body: unknown): string[] {
   return typeof url === 'string' ? callbackUrlSecrets(url) : [];
 }
 
+export interface HttpDownload {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+function isTimeout(err: unknown, controller: AbortController): boolean {
+  const code = errorCode(err);
+  return (
+    controller.signal.aborted ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  );
+}
+
+/** What a failed request threw, as a ServiceError that says whether it may have taken effect. */
+function asServiceError(err: unknown, ctx: CallContext, timeoutMs: number, controller: AbortController): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const code = errorCode(err);
+  if (isTimeout(err, controller)) {
+    const beforeSending = !controller.signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT';
+    return timeoutError(ctx, timeoutMs, beforeSending, err);
+  }
+  return networkError(ctx, code, err);
+}
+
 export class ServiceHttp {
   readonly service: ServiceName;
   private readonly pool: Pool;
@@ -218,22 +246,56 @@ export class ServiceHttp {
       }
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
     } catch (err) {
-      if (err instanceof ServiceError) throw err;
-      const code = errorCode(err);
-      const timedOut =
-        controller.signal.aborted ||
-        code === 'UND_ERR_CONNECT_TIMEOUT' ||
-        code === 'UND_ERR_HEADERS_TIMEOUT' ||
-        code === 'UND_ERR_BODY_TIMEOUT';
-      if (timedOut) {
-        outcome = 'timeout';
-        const beforeSending = !controller.signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT';
-        throw timeoutError(ctx, timeoutMs, beforeSending, err);
-      }
-      throw networkError(ctx, code, err);
+      if (!(err instanceof ServiceError) && isTimeout(err, controller)) outcome = 'timeout';
+      throw asServiceError(err, ctx, timeoutMs, controller);
     } finally {
       clearTimeout(deadline);
       this.report({ ...ctx, method: req.method, status, outcome, durationMs: performance.now() - started });
+    }
+  }
+
+  /**
+   * A GET whose 2xx body is a file (a video download): the body is returned as a stream for the caller
+   * to read to its end or destroy. The deadline covers the connection and the headers; the body then
+   * has undici's body time-out between chunks. Any other status throws as `send` does.
+   */
+  async download(req: Omit<HttpRequest, 'method' | 'body'>): Promise<HttpDownload> {
+    const ctx: CallContext = { service: this.service, operation: req.operation };
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const started = performance.now();
+    let status: number | undefined;
+    let outcome: RequestInfo['outcome'] = 'network';
+    try {
+      const res = await this.pool.request({
+        method: 'GET',
+        path: this.basePath + req.path,
+        headers: { accept: '*/*', ...req.headers },
+        signal: controller.signal,
+        headersTimeout: timeoutMs + 1_000,
+        bodyTimeout: Math.max(timeoutMs, 60_000),
+      });
+      status = res.statusCode;
+      outcome = 'response';
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
+        throw httpStatusError(
+          ctx,
+          res.statusCode,
+          excerpt(read?.text, this.secrets),
+          retryAfterFromHeaders(res.headers),
+        );
+      }
+      // From here the body is the caller's: the deadline must not abort it mid-copy.
+      clearTimeout(deadline);
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      if (!(err instanceof ServiceError) && isTimeout(err, controller)) outcome = 'timeout';
+      throw asServiceError(err, ctx, timeoutMs, controller);
+    } finally {
+      clearTimeout(deadline);
+      this.report({ ...ctx, method: 'GET', status, outcome, durationMs: performance.now() - started });
     }
   }
 

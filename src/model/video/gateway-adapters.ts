@@ -27,6 +27,11 @@ export interface TaskAdapter {
   errorFields: readonly string[];
   /** State values (compared lower-case, `-` and spaces as `_`) before the common ones. */
   states: Partial<Record<TaskReading, readonly string[]>>;
+  /**
+   * Where the result is when a succeeded record names no URL: `videoContent` = downloaded with the key
+   * from GET /v1/videos/{video_id}/content (OpenAI's video object has no URL field). Absent: nowhere.
+   */
+  resultDownload?: 'videoContent';
 }
 
 export const COMMON_FIELDS = {
@@ -116,6 +121,7 @@ export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
     urlFields: ['url', 'video_url'],
     errorFields: ['error'],
     states: { succeeded: ['completed'], failed: ['failed'], pending: ['queued', 'in_progress'] },
+    resultDownload: 'videoContent',
   },
   // POST /v1/aigc-images/generations: shape unknown; `{ task_id, status }` first, `data`-wrapped next.
   aigcImages: {
