@@ -28,15 +28,12 @@ import {
   type GatewayTaskView,
 } from '../model/video/gateway-adapters.js';
 import {
-  generationFailed,
   invalidInput,
-  videoStoreFailed,
   type GatewayActivities,
   type GatewayCallInput,
   type GatewayCallResult,
   type GatewayCreateInput,
   type GatewayCreateResult,
-  type GatewayKeepInput,
   type GatewayQueryInput,
   type GatewayQuotaCreateInput,
   type GatewayTaskSummary,
@@ -47,9 +44,8 @@ import { createAtMostOnce, pollOnce } from './task-protocol.js';
 import { sendWithinQuota } from './admission.js';
 import { videoSlotFor } from './admission-limits.js';
 import type { AdmissionSettings } from '../config-admission.js';
-import { videoKey, type StoredVideo } from '../model/stored-video.js';
 import type { VideoStore } from '../store/types.js';
-import { putDownload } from './store-video.js';
+import { keepGatewayVideo } from './gateway-keep.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
@@ -226,37 +222,7 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
       return sendWithinQuota(wanted, admission, () => createGatewayTask(deps.video, input));
     },
 
-    /**
-     * A succeeded task whose record names no URL: its file is downloaded with the key (the adapter's
-     * `resultDownload`) into VIDEO_STORE, one object per run and task, so a retried attempt finds it. A
-     * result that cannot be kept is a typed failure, never a success without a URL.
-     */
-    async rtgKeepGatewayVideo(input: GatewayKeepInput): Promise<StoredVideo> {
-      const evidence = { taskId: input.taskId, entryPoint: input.entryPoint };
-      if (TASK_ADAPTERS[input.entryPoint].resultDownload !== 'videoContent') {
-        throw generationFailed(
-          `${input.entryPoint} task ${input.taskId} succeeded, but its record names no result URL`,
-          { ...evidence, state: undefined, error: undefined, record: undefined },
-        );
-      }
-      const store = deps.store;
-      if (!store) {
-        throw videoStoreFailed(
-          `${input.entryPoint} task ${input.taskId} succeeded; its video has no public URL and is served only ` +
-            `to the API key (GET /v1/videos/{id}/content), but this worker has no VIDEO_STORE to keep it in`,
-          evidence,
-        );
-      }
-      const key = videoKey(input.workflowId, input.taskId);
-      const done = await store.find(key);
-      if (done) return done;
-      await store.discardPartial(key);
-      try {
-        return await putDownload(store, key, await deps.video.videoContent(input.taskId));
-      } catch (err) {
-        throw toApplicationFailure(err, 'video.query');
-      }
-    },
+    rtgKeepGatewayVideo: (input) => keepGatewayVideo(deps, input),
 
     /**
      * One query per attempt. While polling, a non-final state fails the attempt (benign) with the delay

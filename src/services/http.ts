@@ -7,7 +7,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool, type FormData } from 'undici';
 import { SERVICE_DEFAULTS } from '../config.js';
-import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
+import { httpStatusError, malformedResponseError, type CallContext } from './classify.js';
+import { excerpt, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseJson, readResponseBody } from './http-body.js';
+import { asServiceError, DeadlineExceeded, isTimeout } from './http-failures.js';
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
 import { callbackUrlSecrets } from '../callback-signing.js';
@@ -71,58 +73,10 @@ export interface HttpResponse {
   body: unknown;
 }
 
-// A successful body larger than this is not a response of these APIs; an error body is only excerpted.
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-const EXCERPT_CHARS = 2000;
-
-class DeadlineExceeded extends Error {}
-
-type BodyStream = AsyncIterable<Buffer> & { destroy(err?: Error): unknown };
-
-/** Reads the body to its end, or destroys it (closing the socket) once it passes `limit` bytes. */
-async function readResponseBody(body: BodyStream, limit: number): Promise<{ text: string; complete: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), complete: false };
-    }
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), complete: true };
-}
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> } | undefined;
-  const code = e?.code ?? e?.cause?.code ?? e?.errors?.[0]?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The test undici itself applies, so a FormData from undici or from Node's globals both qualify. */
 export function isFormData(value: unknown): value is FormData {
   const v = value as { append?: unknown; getAll?: unknown; [Symbol.toStringTag]?: unknown } | null | undefined;
   return typeof v?.append === 'function' && typeof v.getAll === 'function' && v[Symbol.toStringTag] === 'FormData';
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** Parsed JSON when the text is JSON, else a truncated excerpt; known secrets blanked out either way. */
-function excerpt(text: string | undefined, secrets: readonly string[]): unknown {
-  if (text === undefined) return undefined;
-  const clean = redact(text, secrets);
-  const parsed = parseJson(clean);
-  if (parsed.ok && parsed.value !== undefined) return parsed.value;
-  return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean || undefined;
 }
 
 /**
@@ -139,27 +93,6 @@ export interface HttpDownload {
   status: number;
   headers: IncomingHttpHeaders;
   body: Readable;
-}
-
-function isTimeout(err: unknown, controller: AbortController): boolean {
-  const code = errorCode(err);
-  return (
-    controller.signal.aborted ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
-  );
-}
-
-/** What a failed request threw, as a ServiceError that says whether it may have taken effect. */
-function asServiceError(err: unknown, ctx: CallContext, timeoutMs: number, controller: AbortController): ServiceError {
-  if (err instanceof ServiceError) return err;
-  const code = errorCode(err);
-  if (isTimeout(err, controller)) {
-    const beforeSending = !controller.signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT';
-    return timeoutError(ctx, timeoutMs, beforeSending, err);
-  }
-  return networkError(ctx, code, err);
 }
 
 export class ServiceHttp {
