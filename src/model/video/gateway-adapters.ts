@@ -73,16 +73,21 @@ export const COMMON_STATES: Record<Exclude<TaskReading, 'unknown'>, readonly str
 };
 
 export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
-  // POST /v1/video/generations: `{ task_id, status }` as the unified video APIs of gateways answer.
+  // POST /v1/video/generations: `{ task_id, status }` as the unified video APIs of gateways answer; the
+  // result may sit in `content.result_url`, and a task the provider gave up on ends `timeout` (failed).
   unifiedVideo: {
     create: 'videoGenerations',
     queries: { default: 'videoGenerationsGet' },
     queryParam: 'task_id',
     idFields: ['task_id', 'id'],
     stateFields: ['status'],
-    urlFields: ['url', 'video_url', 'metadata.url'],
+    urlFields: ['url', 'video_url', 'content.result_url', 'metadata.url'],
     errorFields: ['error'],
-    states: { succeeded: ['succeeded', 'completed'], failed: ['failed'], pending: ['queued', 'in_progress'] },
+    states: {
+      succeeded: ['succeeded', 'completed'],
+      failed: ['failed', 'timeout', 'timed_out'],
+      pending: ['queued', 'in_progress'],
+    },
   },
   // Vendor A (the text2video / image2video / omni-video task API): `{ code, data: { task_id, task_status } }`.
   vendorA: {
