@@ -1,6 +1,6 @@
 // The other entry points of the video service ({base_url}, spec "Other entry points"), emulated: same
 // bearer auth as the native task API (review headers refused), JSON bodies (multipart too for images
-// edits), path parameters percent-decoded from one segment, synchronous answers and asynchronous task
+// edits and /v1/videos), path parameters percent-decoded from one segment, synchronous answers and asynchronous task
 // lifecycles. Requests are logged and fault-matched as operation 'other': target a query with
 // `match.taskId`, a POST with `match.model` or `match.url` (a substring of the raw body).
 // Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
@@ -39,7 +39,8 @@ const ROUTES: GatewayRoute[] = [
   },
   { method: 'POST', pattern: /^\/video-b\/ent\/v2\/text2video$/, action: { create: 'vendorB' } },
   { method: 'GET', pattern: /^\/video-b\/ent\/v2\/tasks\/(?<id>[^/]+)\/creations$/, action: { query: 'vendorB' } },
-  { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' } },
+  // openai's videos.create sends multipart (an `input_reference` file), JSON is accepted too.
+  { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' }, multipart: true },
   { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)$/, action: { query: 'videos' } },
   { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)\/content$/, action: { content: 'videos' } },
   { method: 'POST', pattern: /^\/v1\/chat\/completions$/, action: { sync: 'chatCompletions' } },
@@ -200,9 +201,11 @@ export class GatewaySandbox {
     if (multipart && /^multipart\/form-data\b/i.test(type)) {
       try {
         const form = await new Response(req.rawBody, { headers: { 'content-type': type } }).formData();
+        // A repeated name (`image[]` parts) becomes an array of its values.
         const value: Record<string, unknown> = {};
-        for (const [name, v] of form.entries()) {
-          value[name] = typeof v === 'string' ? v : { filename: v.name, type: v.type };
+        for (const name of new Set(form.keys())) {
+          const all = form.getAll(name).map((v) => (typeof v === 'string' ? v : { filename: v.name, type: v.type }));
+          value[name] = all.length === 1 ? all[0] : all;
         }
         return { value };
       } catch {

@@ -71,13 +71,28 @@ export const imagesGenerationsSchema = lazy(() =>
   }),
 );
 
-/** POST /v1/images/edits: a non-empty `prompt` and the `image` to edit (JSON form; FormData is checked by field names). */
+/**
+ * POST /v1/images/edits (JSON form; FormData is checked by field names): a non-empty `prompt` and the
+ * images to edit, as `image`, or as OpenAI's published JSON body has them, `images: [{ image_url }]`.
+ */
 export const imagesEditsSchema = lazy(() =>
-  z.looseObject({
-    prompt: text('the edit instruction'),
-    image: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'is required (the image to edit)'),
-  }),
+  z
+    .looseObject({
+      prompt: text('the edit instruction'),
+      images: z
+        .array(z.looseObject({}, { error: 'must be an object { image_url } or { file_id }' }), {
+          error: 'must be an array of { image_url } or { file_id }',
+        })
+        .min(1, 'must hold at least one image')
+        .optional(),
+    })
+    .refine((b) => hasValue(b.image) || b.images !== undefined, {
+      path: ['image'],
+      message: 'is required (the image to edit: `image`, or `images: [{ image_url }]`)',
+    }),
 );
+
+const hasValue = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** POST /v1/videos: a non-empty `prompt`. */
 export const videosSchema = lazy(() =>
@@ -141,8 +156,12 @@ export function validateGatewayBody(
   return checked.ok ? { ok: true, value: body } : checked;
 }
 
-/** Multipart bodies (images edits): no streaming; the field names of the well-known request when asked. */
+/**
+ * Multipart bodies (images edits, /v1/videos): no streaming; the field names of the well-known request
+ * when asked (edits: `prompt` and `image` or `image[]`; videos: `prompt`, `input_reference` optional).
+ */
 export function validateGatewayForm(
+  name: GatewayEndpointName,
   fieldNames: readonly string[],
   stream: unknown,
   checkWellKnown = false,
@@ -151,8 +170,9 @@ export function validateGatewayForm(
   if (streaming) return { ok: false, issues: [streaming] };
   if (!checkWellKnown) return { ok: true, value: null };
   const issues: ValidationIssue[] = [];
-  if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: 'is required (the edit instruction)' });
-  if (!fieldNames.includes('image') && !fieldNames.includes('image[]'))
+  const what = name === 'videos' ? 'the video description' : 'the edit instruction';
+  if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: `is required (${what})` });
+  if (name === 'imagesEdits' && !fieldNames.includes('image') && !fieldNames.includes('image[]'))
     issues.push({ field: 'image', rule: 'is required (the image to edit)' });
   return issues.length === 0 ? { ok: true, value: null } : { ok: false, issues };
 }

@@ -144,8 +144,8 @@ export class VideoClient {
   getVendorBTask(taskId: string) {
     return this.gateway('vendorBTaskGet', { params: { task_id: taskId } });
   }
-  /** POST /v1/videos (video task creation). */
-  createVideo(body: JsonObject, options?: GatewayCallOptions) {
+  /** POST /v1/videos (video task creation): a JSON object, or a FormData (an `input_reference` file) sent as multipart. */
+  createVideo(body: JsonObject | MultipartBody, options?: GatewayCallOptions) {
     return this.gateway('videos', { ...options, body });
   }
   /** GET /v1/videos/{video_id} */
