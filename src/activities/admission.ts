@@ -122,7 +122,8 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
 function quotaRefusal(err: unknown): ServiceEvidence | undefined {
   if (!(err instanceof ApplicationFailure)) return undefined;
   const evidence = err.details?.[0] as ServiceEvidence | undefined;
-  return evidence?.status === 429 ? evidence : undefined;
+  // A final 429 (a billing stop such as OpenAI's insufficient_quota) is no back-pressure: it fails.
+  return evidence?.status === 429 && !err.nonRetryable ? evidence : undefined;
 }
 
 /**

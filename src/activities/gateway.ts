@@ -11,6 +11,7 @@
 // generateContent, images) stay retryable after a 500 or a time-out: see rtgCallGateway.
 import type { ApplicationFailure } from '@temporalio/common';
 import { malformedResponseError } from '../services/classify.js';
+import { ServiceError } from '../services/errors.js';
 import type { VideoClient } from '../services/video/client.js';
 import {
   GATEWAY_ENDPOINTS,
@@ -43,9 +44,13 @@ import { createAtMostOnce, pollOnce } from './task-protocol.js';
 import { sendWithinQuota } from './admission.js';
 import { videoSlotFor } from './admission-limits.js';
 import type { AdmissionSettings } from '../config-admission.js';
+import type { VideoStore } from '../store/types.js';
+import { keepGatewayVideo } from './gateway-keep.js';
 
 export interface GatewayActivityDependencies {
   video: VideoClient;
+  /** VIDEO_STORE: where a result that has no URL (a /v1/videos file) is kept. */
+  store?: VideoStore | undefined;
   /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...), for GenerateAndPoll's creates. */
   admission?: AdmissionSettings | undefined;
 }
@@ -130,6 +135,26 @@ async function createGatewayTask(video: VideoClient, input: GatewayCreateInput):
   };
 }
 
+/**
+ * A 2xx whose body could not be read (not JSON, too large, an event stream): the service answered, so the
+ * call was processed and billed. Retrying it would pay for it again, so it is final here, unlike a 500
+ * or a time-out, which may not have reached the provider.
+ */
+function answeredUnreadable(err: unknown): ServiceError | undefined {
+  if (!(err instanceof ServiceError) || err.kind !== 'malformed-response') return undefined;
+  return new ServiceError({
+    service: err.service,
+    operation: err.operation,
+    kind: err.kind,
+    status: err.status,
+    ambiguous: false,
+    retryable: false,
+    responseBody: err.responseBody,
+    message: `${err.operation} failed: HTTP ${err.status ?? '2xx'} with a body that could not be read; the call was answered (and may be billed), so it is not sent again`,
+    cause: err,
+  });
+}
+
 function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntryPoint): ApplicationFailure {
   const { method, path } = GATEWAY_ENDPOINTS[endpoint];
   return invalidInput(
@@ -176,7 +201,7 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
         });
         return { endpoint: res.endpoint, status: res.status, body: redactCallbackUrls(res.body) };
       } catch (err) {
-        throw toApplicationFailure(err, phaseOf(input.endpoint));
+        throw toApplicationFailure(answeredUnreadable(err) ?? err, phaseOf(input.endpoint));
       }
     },
 
@@ -199,6 +224,8 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
       });
       return sendWithinQuota(wanted, admission, () => createGatewayTask(deps.video, input));
     },
+
+    rtgKeepGatewayVideo: (input) => keepGatewayVideo(deps, input),
 
     /**
      * One query per attempt. While polling, a non-final state fails the attempt (benign) with the delay

@@ -4,6 +4,7 @@
 // before the copy starts again. An expired address (403/410) is replaced once by a fresh one from a query.
 import { Context } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { videoKey, type StoredVideo } from '../model/stored-video.js';
@@ -37,6 +38,43 @@ function digestStream(expected: number | undefined, onBytes: (n: number) => void
     },
   });
   return { stream, manifest: (): Omit<StoreManifest, 'contentType'> => ({ bytes, sha256: hash.digest('hex') }) };
+}
+
+/**
+ * Streams a download's body into the store under `key`, heartbeating the bytes done on a timer; the copy
+ * is checked against the announced length and its hash recorded in the manifest. Shared by every
+ * activity that keeps a video (the native task's URL, the /v1/videos content download).
+ */
+export async function putDownload(
+  store: VideoStore,
+  key: string,
+  res: { headers: IncomingHttpHeaders; body: Readable },
+): Promise<StoredVideo> {
+  const ctx = Context.current();
+  const length = Number(res.headers['content-length']);
+  const totalBytes = Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+  const contentType =
+    String(res.headers['content-type'] ?? 'video/mp4')
+      .split(';')[0]!
+      .trim() || 'video/mp4';
+  // Heartbeats on a timer, not per chunk: while an upload part is in flight no byte moves, and the
+  // heartbeat says that the worker is alive (a stalled download fails on its own body time-out).
+  let bytesDone = 0;
+  const beat = () => ctx.heartbeat({ bytesDone, totalBytes } satisfies StoreProgress);
+  beat();
+  const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  const digest = digestStream(totalBytes, (n) => (bytesDone = n));
+  const body = res.body.pipe(digest.stream);
+  res.body.once('error', (err) => digest.stream.destroy(err));
+  const stored = await store
+    .put(key, body, contentType, () => ({ ...digest.manifest(), contentType }))
+    .catch((err: unknown) => {
+      res.body.destroy(); // a failed write releases the download's connection too
+      throw err;
+    })
+    .finally(() => clearInterval(timer));
+  ctx.heartbeat({ bytesDone: stored.bytes, totalBytes } satisfies StoreProgress);
+  return stored;
 }
 
 export function createStoreActivities(deps: { video: VideoClient; store?: VideoStore | undefined }): StoreActivities {
@@ -94,30 +132,7 @@ export function createStoreActivities(deps: { video: VideoClient; store?: VideoS
       await store.discardPartial(key);
 
       const res = await open(input, ctx.cancellationSignal);
-      const length = Number(res.headers['content-length']);
-      const totalBytes = Number.isSafeInteger(length) && length >= 0 ? length : undefined;
-      const contentType =
-        String(res.headers['content-type'] ?? 'video/mp4')
-          .split(';')[0]!
-          .trim() || 'video/mp4';
-      // Heartbeats on a timer, not per chunk: while an upload part is in flight no byte moves, and the
-      // heartbeat says that the worker is alive (a stalled download fails on its own body time-out).
-      let bytesDone = 0;
-      const beat = () => ctx.heartbeat({ bytesDone, totalBytes } satisfies StoreProgress);
-      beat();
-      const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
-      const digest = digestStream(totalBytes, (n) => (bytesDone = n));
-      const body = (res.body as Readable).pipe(digest.stream);
-      res.body.once('error', (err) => digest.stream.destroy(err));
-      const stored = await store
-        .put(key, body, contentType, () => ({ ...digest.manifest(), contentType }))
-        .catch((err: unknown) => {
-          res.body.destroy(); // a failed write releases the download's connection too
-          throw err;
-        })
-        .finally(() => clearInterval(timer));
-      ctx.heartbeat({ bytesDone: stored.bytes, totalBytes } satisfies StoreProgress);
-      return stored;
+      return putDownload(store, key, res);
     },
   };
 }

@@ -7,8 +7,9 @@ import type {
   GatewayCallResult,
   GatewayCreateInput,
   GatewayCreateResult,
-  GatewayQuotaCreateInput,
+  GatewayKeepInput,
   GatewayQueryInput,
+  GatewayQuotaCreateInput,
   JobsPage,
   PollInput,
   QuotaAnswer,
@@ -46,6 +47,12 @@ export interface GatewayActivities {
    */
   rtgCreateGatewayTaskWithinQuota(input: GatewayQuotaCreateInput): Promise<GatewayCreateResult | QuotaAnswer>;
   rtgQueryGatewayTask(input: GatewayQueryInput): Promise<GatewayTaskSummary>;
+  /**
+   * Keeps the result of a succeeded task whose record names no URL (OpenAI's /v1/videos: the file is
+   * served to the key at GET /v1/videos/{id}/content) in VIDEO_STORE; VideoStoreFailed without a store,
+   * GenerationFailed where the entry point has no such download.
+   */
+  rtgKeepGatewayVideo(input: GatewayKeepInput): Promise<StoredVideo>;
 }
 
 /** Copies a finished video to VIDEO_STORE. */

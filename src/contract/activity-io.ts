@@ -174,6 +174,13 @@ export interface GatewayQueryInput extends PollInput {
   returnOnChangeFrom?: string | null;
 }
 
+/** A succeeded gateway task whose record names no URL: its result is downloaded into the store. */
+export interface GatewayKeepInput {
+  workflowId: string;
+  entryPoint: GatewayTaskEntryPoint;
+  taskId: string;
+}
+
 // ---- Storing the video (rtgStoreVideo) ------------------------------------------------------------------
 
 export interface StoreVideoInput {

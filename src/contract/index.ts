@@ -10,6 +10,7 @@ export type {
   GatewayCallResult,
   GatewayCreateInput,
   GatewayCreateResult,
+  GatewayKeepInput,
   GatewayQueryInput,
   GatewayQuotaCreateInput,
   HeldSlotRef,

@@ -37,7 +37,12 @@ const REQUIRED: Record<GatewaySyncKind, Array<[string, (b: Record<string, unknow
   imagesGenerations: [['prompt', (b) => isText(b.prompt), 'is required (the image description)']],
   imagesEdits: [
     ['prompt', (b) => isText(b.prompt), 'is required (the edit instruction)'],
-    ['image', (b) => b.image !== undefined && b.image !== '' && b.image !== null, 'is required (the image to edit)'],
+    // `image` (JSON or a part), several `image[]` parts, or OpenAI's JSON `images: [{ image_url }]`.
+    [
+      'image',
+      (b) => [b.image, b['image[]']].some((v) => v !== undefined && v !== '' && v !== null) || isList(b.images),
+      'is required (the image to edit: image, image[] or images)',
+    ],
   ],
 };
 

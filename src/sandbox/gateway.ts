@@ -1,6 +1,6 @@
 // The other entry points of the video service ({base_url}, spec "Other entry points"), emulated: same
 // bearer auth as the native task API (review headers refused), JSON bodies (multipart too for images
-// edits), path parameters percent-decoded from one segment, synchronous answers and asynchronous task
+// edits and /v1/videos), path parameters percent-decoded from one segment, synchronous answers and asynchronous task
 // lifecycles. Requests are logged and fault-matched as operation 'other': target a query with
 // `match.taskId`, a POST with `match.model` or `match.url` (a substring of the raw body).
 // Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
@@ -12,7 +12,12 @@ import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './s
 import type { VideoTaskSummary } from './types.js';
 import { describeIssues, type Issue } from './validation.js';
 
-type Action = { sync: GatewaySyncKind } | { create: GatewayTaskKind } | { query: GatewayTaskKind };
+type Action =
+  | { sync: GatewaySyncKind }
+  | { create: GatewayTaskKind }
+  | { query: GatewayTaskKind }
+  /** The result of a finished task, served to the bearer key (OpenAI's GET /v1/videos/{id}/content). */
+  | { content: GatewayTaskKind };
 
 interface GatewayRoute {
   method: 'GET' | 'POST';
@@ -34,8 +39,10 @@ const ROUTES: GatewayRoute[] = [
   },
   { method: 'POST', pattern: /^\/video-b\/ent\/v2\/text2video$/, action: { create: 'vendorB' } },
   { method: 'GET', pattern: /^\/video-b\/ent\/v2\/tasks\/(?<id>[^/]+)\/creations$/, action: { query: 'vendorB' } },
-  { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' } },
+  // openai's videos.create sends multipart (an `input_reference` file), JSON is accepted too.
+  { method: 'POST', pattern: /^\/v1\/videos$/, action: { create: 'videos' }, multipart: true },
   { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)$/, action: { query: 'videos' } },
+  { method: 'GET', pattern: /^\/v1\/videos\/(?<id>[^/]+)\/content$/, action: { content: 'videos' } },
   { method: 'POST', pattern: /^\/v1\/chat\/completions$/, action: { sync: 'chatCompletions' } },
   { method: 'POST', pattern: /^\/v1\/responses$/, action: { sync: 'responses' } },
   { method: 'POST', pattern: /^\/v1\/messages$/, action: { sync: 'messages' } },
@@ -89,7 +96,8 @@ export class GatewaySandbox {
     if (FILE.test(pathname)) return { operation: 'other', gateway: 'file' };
     const hit = ROUTES.find((r) => r.method === method && r.pattern.test(pathname));
     if (!hit) return this.owns(pathname) ? { operation: 'other' } : undefined;
-    const gateway = 'sync' in hit.action ? 'sync' : 'create' in hit.action ? 'create' : 'query';
+    const a = hit.action;
+    const gateway = 'sync' in a ? 'sync' : 'create' in a ? 'create' : 'content' in a ? 'file' : 'query';
     const id = decode(hit.pattern.exec(pathname)?.groups?.id);
     return id !== undefined ? { operation: 'other', gateway, taskId: id } : { operation: 'other', gateway };
   }
@@ -121,6 +129,12 @@ export class GatewaySandbox {
     const groups = route.pattern.exec(path)?.groups ?? {};
     const action = route.action;
 
+    if ('content' in action) {
+      const id = decode(groups.id);
+      if (id === undefined)
+        return invalid([{ field: 'video_id', rule: 'is not a valid percent-encoded path segment' }]);
+      return this.content(action.content, id, req.url.searchParams.get('variant') ?? 'video');
+    }
     if ('query' in action) {
       const id = decode(groups.id);
       if (id === undefined) return invalid([{ field: 'task_id', rule: 'is not a valid percent-encoded path segment' }]);
@@ -159,6 +173,17 @@ export class GatewaySandbox {
     };
   }
 
+  /** OpenAI's download: `variant` video (default), thumbnail or spritesheet; 404 until the task completed. */
+  private content(kind: GatewayTaskKind, id: string, variant: string): Reply {
+    const types: Record<string, string> = { video: 'video/mp4', thumbnail: 'image/webp', spritesheet: 'image/jpeg' };
+    const contentType = types[variant];
+    if (contentType === undefined)
+      return invalid([{ field: 'variant', rule: `must be one of ${Object.keys(types).join(', ')}` }]);
+    if (this.tasks.query(kind, id) === undefined) return errorReply(404, 'not_found', `no video ${id}`);
+    if (!this.tasks.fileReady(id)) return errorReply(404, 'not_found', `video ${id} is not completed`);
+    return { status: 200, text: `sandbox ${variant} ${id}`, contentType, taskId: id };
+  }
+
   summaries(): VideoTaskSummary[] {
     return this.tasks.summaries();
   }
@@ -176,9 +201,11 @@ export class GatewaySandbox {
     if (multipart && /^multipart\/form-data\b/i.test(type)) {
       try {
         const form = await new Response(req.rawBody, { headers: { 'content-type': type } }).formData();
+        // A repeated name (`image[]` parts) becomes an array of its values.
         const value: Record<string, unknown> = {};
-        for (const [name, v] of form.entries()) {
-          value[name] = typeof v === 'string' ? v : { filename: v.name, type: v.type };
+        for (const name of new Set(form.keys())) {
+          const all = form.getAll(name).map((v) => (typeof v === 'string' ? v : { filename: v.name, type: v.type }));
+          value[name] = all.length === 1 ? all[0] : all;
         }
         return { value };
       } catch {

@@ -2,6 +2,7 @@
 // (ambiguous) and whether a retry can help. The spec only fixes 400/401 (fix the request or token) and
 // 500/time-out (may have reached the server); the rest follows HTTP semantics.
 import { ServiceError, type ServiceName } from './errors.js';
+import { bodyRetryDelayMs, providerErrorType } from './provider-errors.js';
 
 export interface CallContext {
   service: ServiceName;
@@ -48,6 +49,39 @@ function serverMessage(body: unknown): string | undefined {
   return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
 }
 
+/**
+ * The status's class, corrected by the error's own type where the body names one the API families
+ * document: a billing stop, a content-policy refusal or an invalid request is final whatever its status
+ * (OpenAI answers a billing stop with 429); a rate limit or an overload was not processed and is retried.
+ */
+function classifyError(status: number, body: unknown): StatusClass {
+  const byStatus = classifyStatus(status);
+  const t = providerErrorType(body);
+  if (!t || status < 400) return byStatus;
+  switch (t.category) {
+    case 'billing':
+      return { ambiguous: false, retryable: false, advice: `final: a billing or quota stop (${t.type}), do not retry` };
+    case 'content_policy':
+      return {
+        ambiguous: false,
+        retryable: false,
+        advice: `final: refused by content policy (${t.type}), do not retry`,
+      };
+    case 'invalid_request':
+      // 401/403/404... keep their own advice; only a status that would be retried is corrected.
+      return byStatus.retryable
+        ? { ambiguous: false, retryable: false, advice: `final: an invalid request (${t.type}), do not retry` }
+        : byStatus;
+    case 'rate_limit':
+    case 'overloaded':
+      return {
+        ambiguous: false,
+        retryable: true,
+        advice: `retryable: ${t.category === 'rate_limit' ? 'rate limited' : 'overloaded'} (${t.type}), the request was not processed`,
+      };
+  }
+}
+
 export function httpStatusError(
   ctx: CallContext,
   status: number,
@@ -56,8 +90,16 @@ export function httpStatusError(
   /** How the status was received, when not as the HTTP status itself (e.g. a result code in a 200 body). */
   seen: string = `HTTP ${status}`,
 ): ServiceError {
-  const c = classifyStatus(status);
-  const wait = retryAfterMs !== undefined ? `; Retry-After ${retryAfterMs} ms` : '';
+  const c = classifyError(status, responseBody);
+  // A header's wait first; else the one the body carries (Gemini's google.rpc.RetryInfo).
+  const bodyDelayMs = c.retryable && retryAfterMs === undefined ? bodyRetryDelayMs(responseBody) : undefined;
+  const delayMs = retryAfterMs ?? bodyDelayMs;
+  const wait =
+    retryAfterMs !== undefined
+      ? `; Retry-After ${retryAfterMs} ms`
+      : bodyDelayMs !== undefined
+        ? `; retryDelay ${bodyDelayMs} ms (in the body)`
+        : '';
   const said = serverMessage(responseBody);
   return new ServiceError({
     ...ctx,
@@ -65,7 +107,7 @@ export function httpStatusError(
     status,
     ambiguous: c.ambiguous,
     retryable: c.retryable,
-    retryAfterMs,
+    retryAfterMs: delayMs,
     responseBody,
     message: `${ctx.operation} failed: ${seen} (${c.advice}${wait})${said ? `: ${said}` : ''}`,
   });

@@ -4,13 +4,16 @@
 // into an error, and whatever a service echoes of a secret (the client's key, or a request's signed
 // `callback_url`) is blanked out of every body read, error or not, before anyone sees it.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Pool, type FormData } from 'undici';
 import { SERVICE_DEFAULTS } from '../config.js';
-import { httpStatusError, malformedResponseError, networkError, timeoutError, type CallContext } from './classify.js';
+import { httpStatusError, malformedResponseError, type CallContext } from './classify.js';
+import { excerpt, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseJson, readResponseBody } from './http-body.js';
+import { asServiceError, DeadlineExceeded, isTimeout } from './http-failures.js';
 import { ServiceError, type ServiceName } from './errors.js';
 import { redact } from './redact.js';
 import { callbackUrlSecrets } from '../callback-signing.js';
-import { parseRetryAfter } from './retry-after.js';
+import { retryAfterFromHeaders } from './retry-after.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -70,58 +73,10 @@ export interface HttpResponse {
   body: unknown;
 }
 
-// A successful body larger than this is not a response of these APIs; an error body is only excerpted.
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-const EXCERPT_CHARS = 2000;
-
-class DeadlineExceeded extends Error {}
-
-type BodyStream = AsyncIterable<Buffer> & { destroy(err?: Error): unknown };
-
-/** Reads the body to its end, or destroys it (closing the socket) once it passes `limit` bytes. */
-async function readResponseBody(body: BodyStream, limit: number): Promise<{ text: string; complete: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), complete: false };
-    }
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), complete: true };
-}
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> } | undefined;
-  const code = e?.code ?? e?.cause?.code ?? e?.errors?.[0]?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The test undici itself applies, so a FormData from undici or from Node's globals both qualify. */
 export function isFormData(value: unknown): value is FormData {
   const v = value as { append?: unknown; getAll?: unknown; [Symbol.toStringTag]?: unknown } | null | undefined;
   return typeof v?.append === 'function' && typeof v.getAll === 'function' && v[Symbol.toStringTag] === 'FormData';
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.trim() === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** Parsed JSON when the text is JSON, else a truncated excerpt; known secrets blanked out either way. */
-function excerpt(text: string | undefined, secrets: readonly string[]): unknown {
-  if (text === undefined) return undefined;
-  const clean = redact(text, secrets);
-  const parsed = parseJson(clean);
-  if (parsed.ok && parsed.value !== undefined) return parsed.value;
-  return clean.length > EXCERPT_CHARS ? `${clean.slice(0, EXCERPT_CHARS)}…` : clean || undefined;
 }
 
 /**
@@ -132,6 +87,12 @@ function excerpt(text: string | undefined, secrets: readonly string[]): unknown 
 function requestSecrets(body: unknown): string[] {
   const url = body && typeof body === 'object' ? (body as { callback_url?: unknown }).callback_url : undefined;
   return typeof url === 'string' ? callbackUrlSecrets(url) : [];
+}
+
+export interface HttpDownload {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
 }
 
 export class ServiceHttp {
@@ -201,34 +162,73 @@ export class ServiceHttp {
         // The status decides; an unreadable error body must not hide it.
         const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
         const body = excerpt(read?.text, secrets);
-        throw httpStatusError(ctx, res.statusCode, body, parseRetryAfter(res.headers['retry-after']));
+        throw httpStatusError(ctx, res.statusCode, body, retryAfterFromHeaders(res.headers));
       }
       const read = await readResponseBody(res.body, MAX_BODY_BYTES);
       const text = redact(read.text, secrets);
       const parsed = read.complete ? parseJson(text) : { ok: false as const };
       if (!parsed.ok) {
         outcome = 'malformed';
-        const problem = read.complete ? 'a body that is not JSON' : `a body larger than ${MAX_BODY_BYTES} bytes`;
+        const eventStream = /^text\/event-stream\b/i.test(String(res.headers['content-type'] ?? ''));
+        const problem = !read.complete
+          ? `a body larger than ${MAX_BODY_BYTES} bytes`
+          : eventStream
+            ? 'a server-sent event stream, not JSON'
+            : 'a body that is not JSON';
         throw malformedResponseError(ctx, res.statusCode, excerpt(read.text, secrets), problem);
       }
       return { status: res.statusCode, headers: res.headers, body: parsed.value };
     } catch (err) {
-      if (err instanceof ServiceError) throw err;
-      const code = errorCode(err);
-      const timedOut =
-        controller.signal.aborted ||
-        code === 'UND_ERR_CONNECT_TIMEOUT' ||
-        code === 'UND_ERR_HEADERS_TIMEOUT' ||
-        code === 'UND_ERR_BODY_TIMEOUT';
-      if (timedOut) {
-        outcome = 'timeout';
-        const beforeSending = !controller.signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT';
-        throw timeoutError(ctx, timeoutMs, beforeSending, err);
-      }
-      throw networkError(ctx, code, err);
+      if (!(err instanceof ServiceError) && isTimeout(err, controller)) outcome = 'timeout';
+      throw asServiceError(err, ctx, timeoutMs, controller);
     } finally {
       clearTimeout(deadline);
       this.report({ ...ctx, method: req.method, status, outcome, durationMs: performance.now() - started });
+    }
+  }
+
+  /**
+   * A GET whose 2xx body is a file (a video download): the body is returned as a stream for the caller
+   * to read to its end or destroy. The deadline covers the connection and the headers; the body then
+   * has undici's body time-out between chunks. Any other status throws as `send` does.
+   */
+  async download(req: Omit<HttpRequest, 'method' | 'body'>): Promise<HttpDownload> {
+    const ctx: CallContext = { service: this.service, operation: req.operation };
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const started = performance.now();
+    let status: number | undefined;
+    let outcome: RequestInfo['outcome'] = 'network';
+    try {
+      const res = await this.pool.request({
+        method: 'GET',
+        path: this.basePath + req.path,
+        headers: { accept: '*/*', ...req.headers },
+        signal: controller.signal,
+        headersTimeout: timeoutMs + 1_000,
+        bodyTimeout: Math.max(timeoutMs, 60_000),
+      });
+      status = res.statusCode;
+      outcome = 'response';
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        const read = await readResponseBody(res.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
+        throw httpStatusError(
+          ctx,
+          res.statusCode,
+          excerpt(read?.text, this.secrets),
+          retryAfterFromHeaders(res.headers),
+        );
+      }
+      // From here the body is the caller's: the deadline must not abort it mid-copy.
+      clearTimeout(deadline);
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      if (!(err instanceof ServiceError) && isTimeout(err, controller)) outcome = 'timeout';
+      throw asServiceError(err, ctx, timeoutMs, controller);
+    } finally {
+      clearTimeout(deadline);
+      this.report({ ...ctx, method: 'GET', status, outcome, durationMs: performance.now() - started });
     }
   }
 

@@ -9,3 +9,17 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
+
+/**
+ * The wait a response's headers ask for: OpenAI's `retry-after-ms` (milliseconds, read first as its own
+ * SDK does), else the standard `Retry-After`.
+ */
+export function retryAfterFromHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  nowMs: number = Date.now(),
+): number | undefined {
+  const raw = headers['retry-after-ms'];
+  const ms = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (ms && /^\d+(?:\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  return parseRetryAfter(headers['retry-after'], nowMs);
+}

@@ -3,7 +3,7 @@
 // on its query path until a final state.
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ActivityCancellationType, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   generationCancelled,
   generationExpired,
@@ -48,7 +48,18 @@ function gatewayActivities(timing: GenerateAndPollTiming) {
       retry: POLL_RETRY,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     });
-  return { creating, polling };
+  /** Keeping a result that has no URL: a download into the store that heartbeats (as the store stage). */
+  const keeping = proxyActivities<GatewayActivities>({
+    startToCloseTimeout: '2h',
+    heartbeatTimeout: Math.max(Math.min(timing.callTimeoutMs, 30_000), 2_000),
+    retry: {
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumAttempts: 5,
+      nonRetryableErrorTypes: [FailureType.VideoStoreFailed, FailureType.GenerationFailed],
+    },
+  });
+  return { creating, polling, keeping };
 }
 
 type RunActivities = ReturnType<typeof gatewayActivities>;
@@ -77,7 +88,7 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
     progress.stage = 'polling';
-    const task = await pollUntilFinal(job, acts, progress, created);
+    const task = await withResultUrl(job, acts, await pollUntilFinal(job, acts, progress, created));
     return outcome(job, task, progress);
   } catch (err) {
     const failure = publicFailure(err);
@@ -167,6 +178,24 @@ async function pollUntilFinal(
   );
   if (outcome.status !== FINAL || !outcome.answer) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
   return outcome.answer;
+}
+
+/**
+ * A succeeded record that names no URL (OpenAI's /v1/videos object) is kept in the worker's store, whose
+ * address becomes the result's `url`; where that cannot be done the run fails typed (VideoStoreFailed,
+ * GenerationFailed). A success is never reported without a URL.
+ */
+async function withResultUrl(
+  job: GenerateAndPollJob,
+  acts: RunActivities,
+  task: GatewayTaskSummary,
+): Promise<GatewayTaskSummary> {
+  if (task.reading !== 'succeeded' || task.url !== undefined) return task;
+  const stored = await acts.keeping.rtgKeepGatewayVideo.executeWithOptions(
+    { summary: `keep ${job.entryPoint} result ${task.taskId}` },
+    [{ workflowId: workflowInfo().workflowId, entryPoint: job.entryPoint, taskId: task.taskId }],
+  );
+  return { ...task, url: stored.url };
 }
 
 function outcome(

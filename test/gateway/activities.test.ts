@@ -1,5 +1,10 @@
 // The gateway activities in an activity context (MockActivityEnvironment) against the sandbox over HTTP:
-// the attempt / heartbeat rules of create, the polling contract of query, and the error translation.
+// the attempt / heartbeat rules of create, the polling contract of query, the error translation, and
+// keeping a result that has no URL.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { activityFailure } from '../support/failures.js';
@@ -7,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayActivities } from '../../src/activities/gateway.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { VideoClient } from '../../src/services/video/client.js';
+import { FileVideoStore } from '../../src/store/file-store.js';
 
 let sb: Sandbox;
 let video: VideoClient;
@@ -206,5 +212,66 @@ describe('rtgCallGateway', () => {
     );
     expect(invalid.type).toBe('InvalidInput');
     expect(sb.requests().length).toBe(before);
+  });
+});
+
+// Issue 37, client defect 1: a completed /v1/videos object names no URL; its file is served to the key at
+// GET /v1/videos/{id}/content. GenerateAndPoll used to succeed with `url: undefined`.
+describe('rtgKeepGatewayVideo', () => {
+  async function completedVideo(): Promise<string> {
+    const id = ((await video.createVideo({ model: 'sora-2', prompt: 'a kite' })).body as { id: string }).id;
+    for (;;) {
+      const task = (await video.getVideo(id)).body as { status: string; url?: unknown };
+      if (task.status === 'completed') {
+        expect(task.url).toBeUndefined(); // the OpenAI video object has no URL field
+        return id;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('downloads GET /v1/videos/{id}/content with the key into the store, once per run and task', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keep-video-'));
+    try {
+      const keeping = createGatewayActivities({ video, store: new FileVideoStore(dir) });
+      const id = await completedVideo();
+      const input = { workflowId: 'wf-keep', entryPoint: 'videos' as const, taskId: id };
+      const stored = await run(new MockActivityEnvironment(), keeping.rtgKeepGatewayVideo, input);
+      expect(stored).toMatchObject({ url: expect.stringMatching(/^file:\/\//), contentType: 'video/mp4' });
+      expect(await readFile(fileURLToPath(stored.url), 'utf8')).toBe(`sandbox video ${id}`);
+      const downloads = sb.requests().filter((r) => r.path === `/v1/videos/${id}/content`);
+      expect(downloads).toHaveLength(1);
+      expect(downloads[0]!.headers.authorization).toBe(`Bearer ${sb.apiKey}`);
+
+      // A retried attempt finds the complete copy: nothing is downloaded again.
+      expect(await run(new MockActivityEnvironment({ attempt: 2 }), keeping.rtgKeepGatewayVideo, input)).toEqual(
+        stored,
+      );
+      expect(sb.requests().filter((r) => r.path === `/v1/videos/${id}/content`)).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without a store: VideoStoreFailed naming the content path; nowhere to download: GenerationFailed', async () => {
+    const id = await completedVideo();
+    const noStore = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgKeepGatewayVideo, {
+        workflowId: 'wf',
+        entryPoint: 'videos' as const,
+        taskId: id,
+      }),
+    );
+    expect(noStore).toMatchObject({ type: 'VideoStoreFailed', nonRetryable: true });
+    expect(noStore.message).toContain('/v1/videos/{id}/content');
+
+    const noDownload = await activityFailure(
+      run(new MockActivityEnvironment(), acts.rtgKeepGatewayVideo, {
+        workflowId: 'wf',
+        entryPoint: 'aigcImages' as const,
+        taskId: 'img-1',
+      }),
+    );
+    expect(noDownload).toMatchObject({ type: 'GenerationFailed', nonRetryable: true });
   });
 });

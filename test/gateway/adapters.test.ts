@@ -3,11 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ENDPOINTS } from '../../src/model/video/gateway-endpoints.js';
 import {
+  COMMON_STATES,
   GATEWAY_TASK_ENTRY_POINTS,
+  isFinalReading,
   queryEndpointOf,
   readGatewayTask,
   TASK_ADAPTERS,
+  type TaskReading,
 } from '../../src/model/video/gateway-adapters.js';
+import { RECORDED_BODIES } from './fixtures/recorded-task-bodies.js';
 
 describe('readGatewayTask', () => {
   it('reads each entry point in the shape of the public API of its path', () => {
@@ -109,5 +113,55 @@ describe('the adapter table', () => {
     expect(queryEndpointOf('vendorA', 'default')).toBeUndefined();
     expect(queryEndpointOf('videos', 'omni-video')).toBeUndefined();
     expect(queryEndpointOf('vendorB')).toBe('vendorBTaskGet');
+  });
+});
+
+// Issue 37: recorded bodies of the public APIs (fixtures/recorded-task-bodies.ts names each source), and
+// every state value an adapter claims, read as claimed (defect 5: the unified `timeout` was never final).
+describe('recorded bodies of the public APIs', () => {
+  it.each(RECORDED_BODIES)('$entryPoint $expected.state: $source', ({ entryPoint, body, expected }) => {
+    const view = readGatewayTask(entryPoint, body);
+    expect(view).toMatchObject({
+      taskId: expected.taskId,
+      state: expected.state,
+      reading: expected.reading,
+      final: isFinalReading(expected.reading),
+    });
+    expect(view.url).toBe(expected.url);
+    if (expected.error) expect(view.error).toMatchObject(expected.error);
+  });
+
+  it('covers every entry point that has a public counterpart', () => {
+    const covered = new Set(RECORDED_BODIES.map((r) => r.entryPoint));
+    expect([...covered].sort()).toEqual(['unifiedVideo', 'vendorA', 'vendorB', 'videos']);
+  });
+});
+
+describe('every vocabulary an adapter claims', () => {
+  const claimed = GATEWAY_TASK_ENTRY_POINTS.flatMap((e) =>
+    [TASK_ADAPTERS[e].states, COMMON_STATES].flatMap((table) =>
+      (Object.entries(table) as Array<[TaskReading, readonly string[] | undefined]>).flatMap(([reading, values]) =>
+        (values ?? []).map((value) => ({ entryPoint: e, value, reading })),
+      ),
+    ),
+  );
+
+  it.each(claimed)('$entryPoint: "$value" reads $reading', ({ entryPoint, value, reading }) => {
+    // An adapter's own word wins over a common one of the same spelling; none here disagree.
+    const view = readGatewayTask(entryPoint, {
+      task_id: 't',
+      status: value,
+      data: { task_id: 't', task_status: value },
+    });
+    expect(view.reading).toBe(reading);
+    expect(view.final).toBe(isFinalReading(reading));
+  });
+
+  it('a unified-video `timeout` is a final failure, in any case and separator', () => {
+    for (const s of ['timeout', 'TIMEOUT', 'timed_out', 'timed-out'])
+      expect(readGatewayTask('unifiedVideo', { task_id: 't', status: s })).toMatchObject({
+        reading: 'failed',
+        final: true,
+      });
   });
 });

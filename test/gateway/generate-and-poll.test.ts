@@ -5,6 +5,9 @@
 // Then: unknown states in `progress`, failed tasks, 400, opt-in resubmission, time-out, invalid input, and
 // the synchronous activity's durability. Every history is replayed and searched for secrets.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
@@ -15,6 +18,7 @@ import type { GatewayCallInput } from '../../src/contract/index.js';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
+import { FileVideoStore } from '../../src/store/file-store.js';
 import type { GatewayTaskEntryPoint } from '../../src/model/video/gateway-adapters.js';
 import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS } from '../../src/model/video/gateway-endpoints.js';
 import {
@@ -36,6 +40,7 @@ let video: VideoClient;
 let review: ReviewClient;
 let worker: RunningWorker;
 let bundle: WorkflowBundleWithSourceMap;
+let storeDir: string | undefined;
 const handles: WorkflowHandle[] = [];
 
 const timing = {
@@ -63,7 +68,11 @@ beforeAll(async () => {
     timeoutMs: 2_000,
   });
   review = new ReviewClient({ baseUrl: sb.reviewBaseUrl, accessToken: sb.accessToken, timeoutMs: 2_000 });
-  worker = await startWorker({ workflowBundle: bundle, activities: createActivities({ video, review }) });
+  storeDir = await mkdtemp(join(tmpdir(), 'gap-store-'));
+  worker = await startWorker({
+    workflowBundle: bundle,
+    activities: createActivities({ video, review, store: new FileVideoStore(storeDir) }),
+  });
 });
 
 afterAll(async () => {
@@ -74,6 +83,7 @@ afterAll(async () => {
     await worker?.stop();
     await Promise.allSettled([video?.close(), review?.close()]);
     await sb?.close();
+    if (storeDir) await rm(storeDir, { recursive: true, force: true });
   }
 });
 
@@ -119,7 +129,7 @@ interface EntryCase {
   createPath: string;
   queryPath: (encodedId: string) => string;
   successState: string;
-  /** The record names a result URL (the /v1/videos object does not: its content has its own path). */
+  /** The record names a result URL (the /v1/videos object does not: its file is kept in the store). */
   hasUrl: boolean;
 }
 
@@ -176,7 +186,10 @@ const creates = (c: EntryCase, marker: string) =>
   sb
     .requests()
     .filter((r) => r.method === 'POST' && r.path === c.createPath && JSON.stringify(r.body ?? null).includes(marker));
-const queriesOf = (taskId: string) => sb.requests().filter((r) => r.method === 'GET' && r.taskId === taskId);
+const queriesOf = (taskId: string) =>
+  sb.requests().filter((r) => r.method === 'GET' && r.taskId === taskId && !r.path.endsWith('/content'));
+const downloadsOf = (taskId: string) =>
+  sb.requests().filter((r) => r.method === 'GET' && r.path === `/v1/videos/${encodeURIComponent(taskId)}/content`);
 const tasksOf = (marker: string) => sb.videoTasks().filter((t) => JSON.stringify(t.body ?? null).includes(marker));
 const input = (c: EntryCase, prompt: string, extra: Partial<GenerateAndPollInput> = {}): GenerateAndPollInput => ({
   entryPoint: c.entryPoint,
@@ -210,8 +223,16 @@ describe.concurrent.each(CASES)('$label', (c) => {
     const result = (await handle.result()) as GenerateAndPollResult;
 
     expect(result).toMatchObject({ entryPoint: c.entryPoint, taskId, state: 'succeeded', rawState: c.successState });
-    if (c.hasUrl) expect(result.url).toContain(`/gateway-files/${encodeURIComponent(taskId)}.`);
-    else expect(result.url).toBeUndefined();
+    if (c.hasUrl) {
+      expect(result.url).toContain(`/gateway-files/${encodeURIComponent(taskId)}.`);
+      expect(downloadsOf(taskId)).toHaveLength(0);
+    } else {
+      // Issue 37 defect 1: never `url: undefined`; the file is downloaded with the key and kept.
+      expect(result.url).toMatch(/^file:\/\//);
+      expect(await readFile(fileURLToPath(result.url!), 'utf8')).toBe(`sandbox video ${taskId}`);
+      expect(downloadsOf(taskId)).toHaveLength(1);
+      expectBearerOnly(downloadsOf(taskId));
+    }
     const made = creates(c, marker);
     expect(made.map((r) => r.status)).toEqual([503, 200]);
     expect(made[1]!.at - made[0]!.at).toBeGreaterThanOrEqual(1_000 - 1);

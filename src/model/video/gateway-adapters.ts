@@ -27,6 +27,11 @@ export interface TaskAdapter {
   errorFields: readonly string[];
   /** State values (compared lower-case, `-` and spaces as `_`) before the common ones. */
   states: Partial<Record<TaskReading, readonly string[]>>;
+  /**
+   * Where the result is when a succeeded record names no URL: `videoContent` = downloaded with the key
+   * from GET /v1/videos/{video_id}/content (OpenAI's video object has no URL field). Absent: nowhere.
+   */
+  resultDownload?: 'videoContent';
 }
 
 export const COMMON_FIELDS = {
@@ -68,16 +73,21 @@ export const COMMON_STATES: Record<Exclude<TaskReading, 'unknown'>, readonly str
 };
 
 export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
-  // POST /v1/video/generations: `{ task_id, status }` as the unified video APIs of gateways answer.
+  // POST /v1/video/generations: `{ task_id, status }` as the unified video APIs of gateways answer; the
+  // result may sit in `content.result_url`, and a task the provider gave up on ends `timeout` (failed).
   unifiedVideo: {
     create: 'videoGenerations',
     queries: { default: 'videoGenerationsGet' },
     queryParam: 'task_id',
     idFields: ['task_id', 'id'],
     stateFields: ['status'],
-    urlFields: ['url', 'video_url', 'metadata.url'],
+    urlFields: ['url', 'video_url', 'content.result_url', 'metadata.url'],
     errorFields: ['error'],
-    states: { succeeded: ['succeeded', 'completed'], failed: ['failed'], pending: ['queued', 'in_progress'] },
+    states: {
+      succeeded: ['succeeded', 'completed'],
+      failed: ['failed', 'timeout', 'timed_out'],
+      pending: ['queued', 'in_progress'],
+    },
   },
   // Vendor A (the text2video / image2video / omni-video task API): `{ code, data: { task_id, task_status } }`.
   vendorA: {
@@ -116,6 +126,7 @@ export const TASK_ADAPTERS: Record<GatewayTaskEntryPoint, TaskAdapter> = {
     urlFields: ['url', 'video_url'],
     errorFields: ['error'],
     states: { succeeded: ['completed'], failed: ['failed'], pending: ['queued', 'in_progress'] },
+    resultDownload: 'videoContent',
   },
   // POST /v1/aigc-images/generations: shape unknown; `{ task_id, status }` first, `data`-wrapped next.
   aigcImages: {

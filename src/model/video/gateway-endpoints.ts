@@ -53,7 +53,7 @@ export const GATEWAY_ENDPOINTS = {
   vendorAOmniVideoGet: endpoint('GET', '/video-a/v1/videos/omni-video/{task_id}', 'video', 'query'),
   vendorBText2Video: endpoint('POST', '/video-b/ent/v2/text2video', 'video', 'create'),
   vendorBTaskGet: endpoint('GET', DEFAULT_VENDOR_B_QUERY_PATH, 'video', 'query', 'none', false),
-  videos: endpoint('POST', '/v1/videos', 'video', 'create'),
+  videos: endpoint('POST', '/v1/videos', 'video', 'create', 'json-or-multipart'),
   videosGet: endpoint('GET', '/v1/videos/{video_id}', 'video', 'query'),
   chatCompletions: endpoint('POST', '/v1/chat/completions', 'text', 'sync'),
   responses: endpoint('POST', '/v1/responses', 'text', 'sync'),

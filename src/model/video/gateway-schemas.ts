@@ -4,7 +4,7 @@
 // `{ checkWellKnown: true }`. Unknown members are always kept. Pure: workflow code imports this module.
 import { z } from 'zod';
 import { lazy } from '../lazy.js';
-import { validateWith, type Validation } from '../validation.js';
+import { validateWith, type Validation, type ValidationIssue } from '../validation.js';
 import type { GatewayEndpointName } from './gateway-endpoints.js';
 
 const text = (what: string) =>
@@ -71,13 +71,28 @@ export const imagesGenerationsSchema = lazy(() =>
   }),
 );
 
-/** POST /v1/images/edits: a non-empty `prompt` and the `image` to edit (JSON form; FormData is checked by field names). */
+/**
+ * POST /v1/images/edits (JSON form; FormData is checked by field names): a non-empty `prompt` and the
+ * images to edit, as `image`, or as OpenAI's published JSON body has them, `images: [{ image_url }]`.
+ */
 export const imagesEditsSchema = lazy(() =>
-  z.looseObject({
-    prompt: text('the edit instruction'),
-    image: z.unknown().refine((v) => v !== undefined && v !== null && v !== '', 'is required (the image to edit)'),
-  }),
+  z
+    .looseObject({
+      prompt: text('the edit instruction'),
+      images: z
+        .array(z.looseObject({}, { error: 'must be an object { image_url } or { file_id }' }), {
+          error: 'must be an array of { image_url } or { file_id }',
+        })
+        .min(1, 'must hold at least one image')
+        .optional(),
+    })
+    .refine((b) => hasValue(b.image) || b.images !== undefined, {
+      path: ['image'],
+      message: 'is required (the image to edit: `image`, or `images: [{ image_url }]`)',
+    }),
 );
+
+const hasValue = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** POST /v1/videos: a non-empty `prompt`. */
 export const videosSchema = lazy(() =>
@@ -110,13 +125,30 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** The rule every gateway body follows, then the well-known schema when asked for and one exists. */
+/**
+ * `stream: true` asks for a server-sent event stream, which the client does not read: its answer would be
+ * an unreadable 2xx after the provider processed (and billed) the call. Refused before sending, on every
+ * entry point that offers streaming (chat, responses, messages, images), and harmlessly on the others.
+ */
+export function streamIssue(stream: unknown): ValidationIssue | undefined {
+  if (stream !== true && stream !== 'true') return undefined;
+  return {
+    field: 'stream',
+    rule:
+      'is not supported: the answer would be a server-sent event stream, which this client does not read; ' +
+      'send it without `stream` (or `stream: false`) and the whole answer comes back at once',
+  };
+}
+
+/** The rules every gateway body follows, then the well-known schema when asked for and one exists. */
 export function validateGatewayBody(
   name: GatewayEndpointName,
   body: unknown,
   checkWellKnown = false,
 ): Validation<Record<string, unknown>> {
   if (!isJsonObject(body)) return { ok: false, issues: [{ field: '(body)', rule: 'must be a JSON object' }] };
+  const streaming = streamIssue(body.stream);
+  if (streaming) return { ok: false, issues: [streaming] };
   const schema = WELL_KNOWN_SCHEMAS[name];
   if (!checkWellKnown || !schema) return { ok: true, value: body };
   const checked = validateWith(schema(), body);
@@ -124,12 +156,23 @@ export function validateGatewayBody(
   return checked.ok ? { ok: true, value: body } : checked;
 }
 
-/** Multipart bodies (images edits): the field names of the well-known request. */
-export function validateGatewayForm(fieldNames: readonly string[], checkWellKnown = false): Validation<null> {
+/**
+ * Multipart bodies (images edits, /v1/videos): no streaming; the field names of the well-known request
+ * when asked (edits: `prompt` and `image` or `image[]`; videos: `prompt`, `input_reference` optional).
+ */
+export function validateGatewayForm(
+  name: GatewayEndpointName,
+  fieldNames: readonly string[],
+  stream: unknown,
+  checkWellKnown = false,
+): Validation<null> {
+  const streaming = streamIssue(stream);
+  if (streaming) return { ok: false, issues: [streaming] };
   if (!checkWellKnown) return { ok: true, value: null };
-  const issues = [];
-  if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: 'is required (the edit instruction)' });
-  if (!fieldNames.includes('image') && !fieldNames.includes('image[]'))
+  const issues: ValidationIssue[] = [];
+  const what = name === 'videos' ? 'the video description' : 'the edit instruction';
+  if (!fieldNames.includes('prompt')) issues.push({ field: 'prompt', rule: `is required (${what})` });
+  if (name === 'imagesEdits' && !fieldNames.includes('image') && !fieldNames.includes('image[]'))
     issues.push({ field: 'image', rule: 'is required (the image to edit)' });
   return issues.length === 0 ? { ok: true, value: null } : { ok: false, issues };
 }

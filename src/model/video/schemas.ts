@@ -123,7 +123,29 @@ const RATIO_FORM = /^(?:\d+(?:\.\d+)?:\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9_-]*)$/;
 /** `<w>:<h>` with positive numbers, or one keyword token such as `adaptive` (passed through). */
 const isRatio = (r: string) => RATIO_FORM.test(r) && (!r.includes(':') || r.split(':').every((n) => Number(n) > 0));
 
+/** A copy of an object without its null-valued members; anything else as given. */
+function withoutNulls(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null));
+}
+
+/**
+ * The Ark SDK (the public API whose task body this is) sends every option it was not given as `null`, so
+ * the service reads `null` as unset: the body's and each content item's null members are dropped before
+ * the rules apply (a null `model` or `content` is then reported as missing) and are not sent.
+ */
+function nullsUnset(body: unknown): unknown {
+  const b = withoutNulls(body);
+  if (b === body || !Array.isArray((b as { content?: unknown }).content)) return b;
+  const c = b as { content: unknown[] };
+  return { ...c, content: c.content.map(withoutNulls) };
+}
+
 function buildCreateTaskBodySchema(options: UrlOptions) {
+  return z.preprocess(nullsUnset, buildCreateTaskBodyRules(options));
+}
+
+function buildCreateTaskBodyRules(options: UrlOptions) {
   return z
     .looseObject(
       {

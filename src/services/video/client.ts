@@ -5,7 +5,7 @@ import type { VideoServiceConfig } from '../../config.js';
 import { malformedResponseError } from '../classify.js';
 import { assertServiceConfig } from '../config-guard.js';
 import { RequestValidationError } from '../../model/validation.js';
-import { ServiceHttp, type HttpMethod, type HttpResponse } from '../http.js';
+import { ServiceHttp, type HttpDownload, type HttpMethod, type HttpResponse } from '../http.js';
 import { asRecord } from '../../model/lenient.js';
 import { pathParam } from '../../model/path-param.js';
 import { parseRetryAfter } from '../retry-after.js';
@@ -144,13 +144,30 @@ export class VideoClient {
   getVendorBTask(taskId: string) {
     return this.gateway('vendorBTaskGet', { params: { task_id: taskId } });
   }
-  /** POST /v1/videos (video task creation). */
-  createVideo(body: JsonObject, options?: GatewayCallOptions) {
+  /** POST /v1/videos (video task creation): a JSON object, or a FormData (an `input_reference` file) sent as multipart. */
+  createVideo(body: JsonObject | MultipartBody, options?: GatewayCallOptions) {
     return this.gateway('videos', { ...options, body });
   }
   /** GET /v1/videos/{video_id} */
   getVideo(videoId: string) {
     return this.gateway('videosGet', { params: { video_id: videoId } });
+  }
+  /**
+   * GET /v1/videos/{video_id}/content: the file of a completed /v1/videos task (its record names no URL),
+   * served to the bearer key only. `variant`: `video` (the default), `thumbnail` or `spritesheet`. The body
+   * is a stream: read it to its end or destroy it.
+   */
+  videoContent(
+    videoId: string,
+    options: { variant?: 'video' | 'thumbnail' | 'spritesheet' } = {},
+  ): Promise<HttpDownload> {
+    const operation = 'video.gateway.videoContent';
+    const query = options.variant ? `?variant=${encodeURIComponent(options.variant)}` : '';
+    return this.#http.download({
+      operation,
+      path: `/v1/videos/${pathParam(operation, 'video_id', videoId)}/content${query}`,
+      headers: { authorization: `Bearer ${this.#apiKey}` },
+    });
   }
   /** POST /v1/chat/completions */
   chatCompletions(body: JsonObject, options?: GatewayCallOptions) {

@@ -99,7 +99,7 @@ export class GatewayCaller {
           { field: '(body)', rule: `must be absent (${endpoint.method} ${endpoint.path} takes none)` },
         ]);
     } else if (endpoint.body === 'json-or-multipart' && isFormData(body)) {
-      const checked = validateGatewayForm([...new Set(body.keys())], request.checkWellKnown);
+      const checked = validateGatewayForm(name, [...new Set(body.keys())], body.get('stream'), request.checkWellKnown);
       if (!checked.ok) throw new RequestValidationError(operation, checked.issues);
     } else {
       const checked = validateGatewayBody(name, body, request.checkWellKnown);
