@@ -26,6 +26,7 @@ const NOT_OURS = new Map<string, string>([
   ['.tmp/helm-cli/located.json', 'written by scripts/helm-cli.mjs'],
   ['internal/k8s/deployments.go', "a file of KEDA's source, which the Helm test cites"],
   ['../pkg/dist/x.js', 'an example of an installed path'],
+  ['resources/videos.d.ts', 'a file of the openai npm package'],
   ['dist/X.js', 'a placeholder'],
   ['src/X.ts', 'a placeholder'],
 ]);

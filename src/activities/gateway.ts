@@ -10,8 +10,7 @@
 // with `vendorBQueryPath: false`) at most once. Its synchronous POSTs (chat, responses, messages,
 // generateContent, images) stay retryable after a 500 or a time-out: see rtgCallGateway.
 import type { ApplicationFailure } from '@temporalio/common';
-import { malformedResponseError } from '../services/classify.js';
-import { ServiceError } from '../services/errors.js';
+import { answeredUnreadable, malformedResponseError } from '../services/classify.js';
 import type { VideoClient } from '../services/video/client.js';
 import {
   GATEWAY_ENDPOINTS,
@@ -133,26 +132,6 @@ async function createGatewayTask(video: VideoClient, input: GatewayCreateInput):
     reading: readGatewayTask(input.entryPoint, record?.raw).reading,
     raw: record?.raw,
   };
-}
-
-/**
- * A 2xx whose body could not be read (not JSON, too large, an event stream): the service answered, so the
- * call was processed and billed. Retrying it would pay for it again, so it is final here, unlike a 500
- * or a time-out, which may not have reached the provider.
- */
-function answeredUnreadable(err: unknown): ServiceError | undefined {
-  if (!(err instanceof ServiceError) || err.kind !== 'malformed-response') return undefined;
-  return new ServiceError({
-    service: err.service,
-    operation: err.operation,
-    kind: err.kind,
-    status: err.status,
-    ambiguous: false,
-    retryable: false,
-    responseBody: err.responseBody,
-    message: `${err.operation} failed: HTTP ${err.status ?? '2xx'} with a body that could not be read; the call was answered (and may be billed), so it is not sent again`,
-    cause: err,
-  });
 }
 
 function refuseCreate(endpoint: GatewayEndpointName, entryPoint: GatewayTaskEntryPoint): ApplicationFailure {

@@ -180,3 +180,23 @@ export function malformedResponseError(
     message: `${ctx.operation} failed: HTTP ${status} with ${problem} (${AMBIGUOUS})`,
   });
 }
+
+/**
+ * A 2xx whose body could not be read (not JSON, too large, an event stream): the service answered, so the
+ * call was processed and billed. Retrying it would pay for it again, so it is final here, unlike a 500
+ * or a time-out, which may not have reached the provider.
+ */
+export function answeredUnreadable(err: unknown): ServiceError | undefined {
+  if (!(err instanceof ServiceError) || err.kind !== 'malformed-response') return undefined;
+  return new ServiceError({
+    service: err.service,
+    operation: err.operation,
+    kind: err.kind,
+    status: err.status,
+    ambiguous: false,
+    retryable: false,
+    responseBody: err.responseBody,
+    message: `${err.operation} failed: HTTP ${err.status ?? '2xx'} with a body that could not be read; the call was answered (and may be billed), so it is not sent again`,
+    cause: err,
+  });
+}
