@@ -4,20 +4,27 @@
 // through a method here; the stages read it.
 import { condition } from '@temporalio/workflow';
 import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
+import type { CreateTaskBody } from '../model/video/schemas.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
-import type { RemoteTask } from './remote-task.js';
+import type { RemoteTask, TaskPacing } from './remote-task.js';
 import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import type { RunActivities } from './run-activities.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
 
-/** A read of a review task a callback named (ambiguous submit), shared by the batches that look at it. */
-interface NamedRead {
-  reading: Promise<ReviewTaskSummary | 'unreadable' | undefined>;
-  /** When it ended (workflow time): its owner's first query keeps the interval from it. */
-  endedAt?: number;
-  /** It read the task (or learnt it is unreadable): later looks reuse the answer. */
-  found?: boolean;
+/** What a read of a review task a callback named found: undefined when it could not read it this time. */
+export type NamedRead = ReviewTaskSummary | 'unreadable' | undefined;
+
+/**
+ * A review task a callback named before any batch claimed it (an ambiguous submit's candidate): its
+ * RemoteTask paces every read of it, and the batch that claims it takes that record over.
+ */
+interface NamedReviewTask {
+  task: RemoteTask;
+  /** The read under way: batches that look meanwhile share it (never two queries at once). */
+  reading?: Promise<NamedRead>;
+  /** What a read found (the task, or that it is unreadable): later looks reuse it. */
+  found?: ReviewTaskSummary | 'unreadable';
 }
 
 export class RunState {
@@ -30,7 +37,10 @@ export class RunState {
   readonly #namedReviewTaskIds: string[] = [];
   /** Every task id named by a (signed) video callback of this run, in arrival order. */
   readonly #namedVideoTaskIds: string[] = [];
-  readonly #namedReads = new Map<string, NamedRead>();
+  /** Named video tasks checked as possible orphans (cancelled or not). */
+  readonly #orphansChecked = new Set<string>();
+  #videoCreateBody: CreateTaskBody | undefined;
+  readonly #namedReviewTasks = new Map<string, NamedReviewTask>();
   /** The quota slot each remote task was queued for, until given back. */
   readonly quotaSlots = new RunSlots();
 
@@ -39,7 +49,7 @@ export class RunState {
    * upserts the search attributes once per stage users filter on. Unit tests give no-ops.
    */
   constructor(
-    private readonly job: ReviewThenGenerateJob,
+    readonly job: ReviewThenGenerateJob,
     readonly acts: RunActivities,
     private readonly show: (job: ReviewThenGenerateJob, p: Progress) => void = showProgress,
     private readonly index: (job: ReviewThenGenerateJob, p: Progress) => void = indexStage,
@@ -109,38 +119,46 @@ export class RunState {
   }
 
   /**
-   * Reads a task a callback named once for every batch (two batches answered ambiguously at once would
-   * otherwise query it together); a read that found nothing is forgotten, so the next look tries again,
-   * not before the interval from the last one.
+   * Reads a task a callback named for every batch that looks at it: one read at a time, each paced by the
+   * task's own RemoteTask (`newTask`, told it was `named`); a read that found nothing lets the next look
+   * read again, when that record allows.
    */
   readNamedReviewTask(
     taskId: string,
-    minIntervalMs: number,
-    read: (notBefore: number) => Promise<ReviewTaskSummary | 'unreadable' | undefined>,
-  ) {
-    const known = this.#namedReads.get(taskId);
-    if (known && (known.endedAt === undefined || known.found)) return known.reading;
-    const entry: NamedRead = {
-      reading: read(known?.endedAt !== undefined ? known.endedAt + minIntervalMs : 0).then(
-        (task) => {
-          entry.endedAt = Date.now();
-          entry.found = task !== undefined;
-          return task;
-        },
-        (err: unknown) => {
-          entry.endedAt = Date.now();
-          throw err;
-        },
-      ),
-    };
-    this.#namedReads.set(taskId, entry);
-    return entry.reading;
+    newTask: () => RemoteTask,
+    read: (task: RemoteTask) => Promise<NamedRead>,
+  ): Promise<NamedRead> {
+    let entry = this.#namedReviewTasks.get(taskId);
+    if (!entry) {
+      const task = newTask();
+      task.apply({ type: 'named', taskId });
+      entry = { task };
+      this.#namedReviewTasks.set(taskId, entry);
+    }
+    if (entry.found !== undefined) return Promise.resolve(entry.found);
+    if (entry.reading) return entry.reading;
+    const named = entry;
+    named.reading = read(named.task).then(
+      (found) => {
+        named.reading = undefined;
+        if (found !== undefined) named.found = found;
+        return found;
+      },
+      (err: unknown) => {
+        named.reading = undefined;
+        throw err;
+      },
+    );
+    return named.reading;
   }
 
-  /** Waits for a read of `taskId` under way; returns when the last one ended (0: never read that way). */
-  async namedReadsDone(taskId: string): Promise<number> {
-    await condition(() => this.#namedReads.get(taskId)?.endedAt !== undefined || !this.#namedReads.has(taskId));
-    return this.#namedReads.get(taskId)?.endedAt ?? 0;
+  /**
+   * The pacing record of reads of `taskId` made while no batch had claimed it, once none is under way
+   * (undefined: never read that way). The batch that claims the task applies it to its own RemoteTask.
+   */
+  async namedReviewPacing(taskId: string): Promise<TaskPacing | undefined> {
+    await condition(() => this.#namedReviewTasks.get(taskId)?.reading === undefined);
+    return this.#namedReviewTasks.get(taskId)?.task.pacing;
   }
 
   observeReview(batchIndex: number, t: ReviewTaskSummary) {
@@ -155,8 +173,14 @@ export class RunState {
   // ---- Video -----------------------------------------------------------------------------------------
 
   /** The video task's create is under way: callbacks from now on are its own (or orphans'). */
-  planVideoTask(task: RemoteTask) {
+  planVideoTask(task: RemoteTask, body: CreateTaskBody) {
     this.#videoTask = task;
+    this.#videoCreateBody = body;
+  }
+
+  /** What the run's create sent (an orphan is the job's only if its record agrees). */
+  get videoCreateBody(): CreateTaskBody | undefined {
+    return this.#videoCreateBody;
   }
 
   setTaskId(taskId: string) {
@@ -177,12 +201,23 @@ export class RunState {
     return this.#namedVideoTaskIds;
   }
 
+  /**
+   * Tasks callbacks named besides the run's that may be orphans, not checked yet: only when the run's own
+   * create was ambiguous (a task of it may exist besides the run's). Any other id a body names is a hint
+   * about no task of this run, and nothing is done about it.
+   */
   orphanTaskIds(): string[] {
-    const handled = new Set([this.#progress.taskId, ...(this.#progress.orphanTasksCancelled ?? [])]);
+    if (!this.#videoTask?.wasAmbiguous) return [];
+    const handled = new Set([this.#progress.taskId, ...this.#orphansChecked]);
     return this.#namedVideoTaskIds.filter((id) => !handled.has(id));
   }
 
-  /** An orphan of an ambiguous create is being cancelled. */
+  /** A possible orphan is being checked (one query), so it is never checked twice. */
+  noteOrphanChecked(taskId: string) {
+    this.#orphansChecked.add(taskId);
+  }
+
+  /** An orphan of an ambiguous create, confirmed the job's by a query, is being cancelled. */
   noteOrphanCancelled(taskId: string) {
     this.#progress.orphanTasksCancelled = [...(this.#progress.orphanTasksCancelled ?? []), taskId];
   }
