@@ -45,6 +45,16 @@ export function queryRetryAfterOf(err: unknown): number | undefined {
   return typeof v === 'number' && v >= 0 ? v : undefined;
 }
 
+/**
+ * A poll ended to report what the run must pace by: a longer Retry-After (RetryAfterRaised), or a network
+ * failure (a transient failure made final on purpose, PollInput.reportNetworkFailures).
+ */
+export function isReportedQueryFailure(err: unknown): boolean {
+  if (retryAfterRaisedOf(err)) return true;
+  const cause = applicationCause(err);
+  return cause?.type === InternalFailureType.TransientServiceError && cause.nonRetryable === true;
+}
+
 /** A query attempt vanished with its answer (QueryAnswerLost): the task's RemoteTask decides. */
 export function isAnswerLost(err: unknown): boolean {
   return applicationCause(err)?.type === InternalFailureType.QueryAnswerLost;

@@ -9,8 +9,8 @@ import {
   isActivityTimeout,
   isAnswerLost,
   isStoppedActivity,
+  isReportedQueryFailure,
   queryRetryAfterOf,
-  retryAfterRaisedOf,
 } from './failure-reading.js';
 import { LONGEST_IN_ATTEMPT_WAIT_MS } from '../contract/index.js';
 import type { RemoteTask } from './remote-task.js';
@@ -27,6 +27,10 @@ export interface QueryPacing {
   notBefore: number;
   /** The longest Retry-After the task knows: a poll that meets a longer one ends to report it. */
   knownRetryAfterMs: number;
+  /** The task's backoff step: the query's own retries go on from it. */
+  networkFailures: number;
+  /** A poll the run may stop for a callback ends on a network failure to report it (the step is the task's). */
+  reportNetworkFailures?: boolean;
 }
 
 /** The final status (or `timed out`) and the last answer, absent when the final word was a callback's. */
@@ -55,7 +59,8 @@ export async function queryOnce<T>(
   r: QueryReading<T>,
   query: (pacing: QueryPacing) => Promise<T>,
 ): Promise<QueryResult<T>> {
-  const pacing = { notBefore: task.pacing.notBefore, knownRetryAfterMs: task.pacing.retryAfterMs };
+  const { notBefore, retryAfterMs: knownRetryAfterMs, networkFailures } = task.pacing;
+  const pacing = { notBefore, knownRetryAfterMs, networkFailures };
   task.apply({ type: 'querySent' });
   try {
     const answer = await query(pacing);
@@ -92,7 +97,14 @@ export async function waitUntilFinal<T>(
   deadline: number,
 ): Promise<WaitOutcome<T>> {
   let answer: T | undefined;
-  const pacing = (notBefore: number): QueryPacing => ({ notBefore, knownRetryAfterMs: task.pacing.retryAfterMs });
+  // A poll the run may stop for a callback reports every wait it would do, so the confirming query after
+  // the stop is still paced by the task (Retry-After: a longer one ends it; a network failure ends it).
+  const pacing = (notBefore: number): QueryPacing => ({
+    notBefore,
+    knownRetryAfterMs: task.pacing.retryAfterMs,
+    networkFailures: task.pacing.networkFailures,
+    ...(task.waitsForCallbacks ? { reportNetworkFailures: true } : {}),
+  });
   const answered = (t: T) => {
     answer = t;
     applyAnswer(task, q, t);
@@ -103,7 +115,7 @@ export async function waitUntilFinal<T>(
     // A poll runs until the stage's deadline: its time-out is the task's.
     if (!isAnswerLost(err) && isActivityTimeout(err)) return task.apply({ type: 'timedOut' });
     // A poll's final failure (the task is gone, a 401) ends the wait; one that reports something goes on.
-    if (!isAnswerLost(err) && !retryAfterRaisedOf(err)) throw err;
+    if (!isAnswerLost(err) && !isReportedQueryFailure(err)) throw err;
     applyFailure(task, err);
   };
 
