@@ -107,7 +107,7 @@ async function waitForReview(
 ): Promise<ReviewTaskSummary> {
   const t = job.timing;
   // Reads of this task made while a callback named it and no batch had claimed it keep their pacing.
-  const readBefore = await run.namedReviewPacing(taskId);
+  const readBefore = await run.namedReviewTasks.pacingOf(taskId);
   if (readBefore) task.apply({ type: 'paced', ...readBefore });
   const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs, guardLostAnswer: true };
   const outcome = await waitUntilFinal<ReviewTaskSummary>(

@@ -118,7 +118,7 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
 /**
  * Waits until `until` for review callbacks naming tasks no batch has claimed, and reads each: in a run
  * with one batch any such task is its own; otherwise its items must be exactly this batch's URLs. A task
- * is read once for all batches (RunState.readNamedReviewTask); a read that fails is tried again, paced by
+ * is read once for all batches (named-review-tasks.ts); a read that fails is tried again, paced by
  * the task's own RemoteTask, until the wait ends.
  */
 async function findSubmittedTask(
@@ -151,14 +151,14 @@ async function findSubmittedTask(
 }
 
 /**
- * One query of a task a callback named, paced by that task's RemoteTask (RunState.readNamedReviewTask):
+ * One query of a task a callback named, paced by that task's RemoteTask (named-review-tasks.ts):
  * undefined when it could not be read this time, 'unreadable' when the service refused it for good (e.g.
  * 404) or its answer was lost (it may have been `cancelled`: it is not queried again).
  */
 function readTask(job: ReviewThenGenerateJob, run: RunState, taskId: string) {
   const minIntervalMs = job.timing.reviewMinQueryIntervalMs;
   const newTask = () => new RemoteTask(reviewTaskRules(job));
-  return run.readNamedReviewTask(taskId, newTask, async (task) => {
+  return run.namedReviewTasks.read(taskId, newTask, async (task) => {
     const result = await queryOnce<ReviewTaskSummary>(
       task,
       { statusOf: (r) => r.status, retryAfterOf: (r) => r.retryAfterMs, observe: () => undefined },

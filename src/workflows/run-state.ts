@@ -2,30 +2,15 @@
 // one RemoteTask per remote task (remote-task.ts: phase, pacing, pending callbacks), and the task ids
 // callbacks named, which resolve an ambiguous submit and reveal orphans. Every write to the progress goes
 // through a method here; the stages read it.
-import { condition } from '@temporalio/workflow';
 import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
-import type { RemoteTask, TaskPacing } from './remote-task.js';
+import { NamedReviewTasks } from './named-review-tasks.js';
+import type { RemoteTask } from './remote-task.js';
 import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import type { RunActivities } from './run-activities.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
-
-/** What a read of a review task a callback named found: undefined when it could not read it this time. */
-export type NamedRead = ReviewTaskSummary | 'unreadable' | undefined;
-
-/**
- * A review task a callback named before any batch claimed it (an ambiguous submit's candidate): its
- * RemoteTask paces every read of it, and the batch that claims it takes that record over.
- */
-interface NamedReviewTask {
-  task: RemoteTask;
-  /** The read under way: batches that look meanwhile share it (never two queries at once). */
-  reading?: Promise<NamedRead>;
-  /** What a read found (the task, or that it is unreadable): later looks reuse it. */
-  found?: ReviewTaskSummary | 'unreadable';
-}
 
 export class RunState {
   readonly #progress: Progress;
@@ -40,7 +25,8 @@ export class RunState {
   /** Named video tasks checked as possible orphans (cancelled or not). */
   readonly #orphansChecked = new Set<string>();
   #videoCreateBody: CreateTaskBody | undefined;
-  readonly #namedReviewTasks = new Map<string, NamedReviewTask>();
+  /** Review tasks callbacks named before a batch claimed them: each read through its own RemoteTask. */
+  readonly namedReviewTasks = new NamedReviewTasks();
   /** The quota slot each remote task was queued for, until given back. */
   readonly quotaSlots = new RunSlots();
 
@@ -116,49 +102,6 @@ export class RunState {
   unclaimedReviewTaskIds(): string[] {
     const claimed = new Set(this.reviewTaskIds());
     return this.#namedReviewTaskIds.filter((id) => !claimed.has(id));
-  }
-
-  /**
-   * Reads a task a callback named for every batch that looks at it: one read at a time, each paced by the
-   * task's own RemoteTask (`newTask`, told it was `named`); a read that found nothing lets the next look
-   * read again, when that record allows.
-   */
-  readNamedReviewTask(
-    taskId: string,
-    newTask: () => RemoteTask,
-    read: (task: RemoteTask) => Promise<NamedRead>,
-  ): Promise<NamedRead> {
-    let entry = this.#namedReviewTasks.get(taskId);
-    if (!entry) {
-      const task = newTask();
-      task.apply({ type: 'named', taskId });
-      entry = { task };
-      this.#namedReviewTasks.set(taskId, entry);
-    }
-    if (entry.found !== undefined) return Promise.resolve(entry.found);
-    if (entry.reading) return entry.reading;
-    const named = entry;
-    named.reading = read(named.task).then(
-      (found) => {
-        named.reading = undefined;
-        if (found !== undefined) named.found = found;
-        return found;
-      },
-      (err: unknown) => {
-        named.reading = undefined;
-        throw err;
-      },
-    );
-    return named.reading;
-  }
-
-  /**
-   * The pacing record of reads of `taskId` made while no batch had claimed it, once none is under way
-   * (undefined: never read that way). The batch that claims the task applies it to its own RemoteTask.
-   */
-  async namedReviewPacing(taskId: string): Promise<TaskPacing | undefined> {
-    await condition(() => this.#namedReviewTasks.get(taskId)?.reading === undefined);
-    return this.#namedReviewTasks.get(taskId)?.task.pacing;
   }
 
   observeReview(batchIndex: number, t: ReviewTaskSummary) {

@@ -103,13 +103,13 @@ describe('RunState: callbacks', () => {
         };
       });
     };
-    const first = run.readNamedReviewTask('r9', newTask, read);
-    const second = run.readNamedReviewTask('r9', newTask, read);
+    const first = run.namedReviewTasks.read('r9', newTask, read);
+    const second = run.namedReviewTasks.read('r9', newTask, read);
     expect(reads).toHaveLength(1);
     release();
     expect(await first).toBeUndefined();
     expect(await second).toBeUndefined();
-    void run.readNamedReviewTask('r9', newTask, read);
+    void run.namedReviewTasks.read('r9', newTask, read);
     // The read after a refusal waits for its Retry-After.
     expect(reads).toEqual([0, 15_000]);
   });
