@@ -14,6 +14,7 @@ import {
   LONGEST_IN_ATTEMPT_WAIT_MS,
   notFinalYet,
   queryAnswerLost,
+  queryFailureReported,
   queryBackoffMs,
   retryAfterRaised,
   type PollInput,
@@ -56,14 +57,26 @@ function retryAfterOf(result: unknown): number | undefined {
  */
 export async function pollOnce<T>(
   key: string,
-  { minIntervalMs, untilFinal, cadenceMs, notBefore, knownRetryAfterMs, guardLostAnswer }: Omit<PollInput, 'taskId'>,
+  {
+    minIntervalMs,
+    untilFinal,
+    cadenceMs,
+    notBefore,
+    knownRetryAfterMs,
+    guardLostAnswer,
+    networkFailures,
+    reportNetworkFailures,
+  }: Omit<PollInput, 'taskId'>,
   phase: QueryPhase,
   query: () => Promise<T>,
   isFinal: (t: T) => boolean,
 ): Promise<T & QueryOutcome> {
   const ctx = Context.current();
   const attempt = ctx.info.attempt;
-  const previous = (ctx.info.heartbeatDetails as QueryProgress | undefined) ?? { networkFailures: 0 };
+  // The count goes on from the run's record (a failure the run saw before this activity counts too).
+  const previous = (ctx.info.heartbeatDetails as QueryProgress | undefined) ?? {
+    networkFailures: networkFailures ?? 0,
+  };
   if (guardLostAnswer && attempt > 1 && previous.reportedBy !== attempt - 1) {
     throw queryAnswerLost(`${key}: the previous query attempt ended without reporting its answer`);
   }
@@ -88,6 +101,10 @@ export async function pollOnce<T>(
       throw retryAfterRaised(`${key}: the service asked to wait ${err.retryAfterMs} ms (${err.message})`, {
         retryAfterMs: err.retryAfterMs!,
       });
+    }
+    if (err instanceof ServiceError && err.retryable && err.retryAfterMs === undefined && reportNetworkFailures) {
+      report(previous.networkFailures);
+      throw queryFailureReported(`${key}: ${err.message}`, evidenceOf(err));
     }
     if (err instanceof ServiceError && err.retryable) {
       const failures = err.retryAfterMs === undefined ? previous.networkFailures + 1 : previous.networkFailures;

@@ -37,6 +37,13 @@ export interface PollInput {
    * can then still pace a confirming query after stopping a poll whose attempts it never saw.
    */
   knownRetryAfterMs?: number;
+  /** Network failures in a row the run's record of this task counts: the backoff goes on from there. */
+  networkFailures?: number;
+  /**
+   * The run may stop this poll for a callback's query, so it must know every backoff step: a network
+   * failure ends the poll (QueryFailureReported) instead of being waited out by its retries.
+   */
+  reportNetworkFailures?: boolean;
   /**
    * Review tasks: an attempt that vanished (worker lost) may have seen `cancelled`, after which the task
    * is never queried; the next attempt then ends QueryAnswerLost instead of querying (task-protocol.ts).

@@ -181,6 +181,18 @@ export function retryAfterRaised(message: string, details: RetryAfterRaised): Ap
   });
 }
 
+/**
+ * A query's transient failure that ends its poll so that the run counts it (PollInput.reportNetworkFailures):
+ * the run, not the activity's retries, then paces the next query.
+ */
+export function queryFailureReported(message: string, evidence: ServiceEvidence): ApplicationFailure {
+  return make(InternalFailureType.TransientServiceError, message, {
+    nonRetryable: true,
+    category: ApplicationFailureCategory.BENIGN,
+    details: [evidence],
+  });
+}
+
 /** A failure a retry may cure: what the service said, and the delay it asked for (`nextRetryDelay`). */
 export function transientServiceError(
   message: string,

@@ -31,6 +31,30 @@ export function retryAfterRaisedOf(err: unknown): RetryAfterRaised | undefined {
   return cause?.type === InternalFailureType.RetryAfterRaised ? (cause.details?.[0] as RetryAfterRaised) : undefined;
 }
 
+/**
+ * The Retry-After a failed query met, whatever ended it: a longer one than the run knew (RetryAfterRaised),
+ * or the one its last attempt was refused with once its retries ran out (the transient failure's
+ * evidence). Undefined: no Retry-After came, so the failure counts for the backoff.
+ */
+export function queryRetryAfterOf(err: unknown): number | undefined {
+  const raised = retryAfterRaisedOf(err);
+  if (raised) return raised.retryAfterMs;
+  const cause = applicationCause(err);
+  if (cause?.type !== InternalFailureType.TransientServiceError) return undefined;
+  const v = (cause.details?.[0] as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof v === 'number' && v >= 0 ? v : undefined;
+}
+
+/**
+ * A poll ended to report what the run must pace by: a longer Retry-After (RetryAfterRaised), or a network
+ * failure (a transient failure made final on purpose, PollInput.reportNetworkFailures).
+ */
+export function isReportedQueryFailure(err: unknown): boolean {
+  if (retryAfterRaisedOf(err)) return true;
+  const cause = applicationCause(err);
+  return cause?.type === InternalFailureType.TransientServiceError && cause.nonRetryable === true;
+}
+
 /** A query attempt vanished with its answer (QueryAnswerLost): the task's RemoteTask decides. */
 export function isAnswerLost(err: unknown): boolean {
   return applicationCause(err)?.type === InternalFailureType.QueryAnswerLost;

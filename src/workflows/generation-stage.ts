@@ -1,5 +1,5 @@
 // The generation stage: one video task created with the approved Asset:// addresses (never blindly
-// resubmitted), waited for by callback or polling; orphans of an ambiguous create cancelled.
+// resubmitted), waited for by callback or polling. Orphans of an ambiguous create: orphans.ts.
 import { CancellationScope, condition } from '@temporalio/workflow';
 import {
   generationCancelled,
@@ -67,7 +67,7 @@ export async function createVideoTaskOnce(
   body: CreateTaskBody,
 ): Promise<{ task: RemoteTask; deadline: number }> {
   const task = new RemoteTask(videoTaskRules(job));
-  run.planVideoTask(task);
+  run.planVideoTask(task, body);
   const outcome = await submitAtMostOnce({
     job,
     run,
@@ -159,30 +159,4 @@ export async function waitForVideo(
   if (answer.status === 'expired') throw generationExpired(`video task ${taskId} expired`, evidence);
   if (answer.status === 'cancelled') throw generationCancelled(`video task ${taskId} was cancelled`, evidence);
   return answer;
-}
-
-/**
- * A task that a video callback named but that is not the run's task can only come from an earlier create
- * of this run that was answered ambiguously and then resubmitted (callback URLs are signed per run): it
- * is cancelled, so that one job never leaves two tasks generating.
- */
-export async function cancelOrphans(run: RunState): Promise<void> {
-  for (const orphan of run.orphanTaskIds()) {
-    run.noteOrphanCancelled(orphan);
-    await CancellationScope.nonCancellable(() =>
-      run.acts.cancelling.rtgCancelVideoTask.executeWithOptions({ summary: `cancel orphan video task ${orphan}` }, [
-        { taskId: orphan },
-      ]),
-    ).catch(() => undefined); // best effort: the run's own outcome does not depend on it
-  }
-}
-
-/** Cancels orphans as soon as a callback reveals them, while the run waits for its own task. */
-export function watchForOrphans(run: RunState): void {
-  void (async () => {
-    for (;;) {
-      await condition(() => run.orphanTaskIds().length > 0);
-      await cancelOrphans(run);
-    }
-  })().catch(() => undefined); // ends with the run (its condition is cancelled with the root scope)
 }

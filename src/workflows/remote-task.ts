@@ -3,75 +3,27 @@
 // its pending callback. It decides what the run may do next (`next`): wait, query (and not before when),
 // or stop. Pure: no SDK call and no clock (the caller passes the times), so every rule of the spec that
 // concerns a task is a row of test/unit/remote-task.test.ts, run in milliseconds without a server.
-// The driver that runs its steps with activities and timers is task-waiter.ts.
+// The driver that runs its steps with activities and timers is task-waiter.ts; its phases, events and
+// transitions are written in remote-task-table.ts.
 import { queryBackoffMs } from '../contract/index.js';
+import {
+  ANSWER_LOST,
+  TRANSITIONS,
+  type NextStep,
+  type RemoteTaskEvent,
+  type RemoteTaskPhase,
+  type RemoteTaskRules,
+} from './remote-task-table.js';
 
-/**
- * - waiting_for_quota: nothing sent; the provider's quota has no slot for it yet (`queued`, also after a 429)
- *   until the admission gate grants one (`admitted`); a callback cannot be its own;
- * - submitting: the submit or create is under way (at most once);
- * - ambiguous: its answer was lost, a task may exist; only a callback naming it can tell (the run matches
- *   the candidate, confirms it with one query, then reports `adopted`), or the job resubmits (opted in);
- * - waiting: the task is known and working; the next step is a callback's query or the next poll;
- * - confirming: a callback came that needs one query;
- * - querying: one query of the task is under way (never two at once);
- * - unknown: a query's attempt vanished with its worker; it may have seen `cancelled`, so a review task
- *   is not queried again while a callback can still tell (for a while: fallbackMs);
- * - final: a final state is known (or the time is up): no query, ever again.
- */
-export type RemoteTaskPhase =
-  'waiting_for_quota' | 'submitting' | 'ambiguous' | 'waiting' | 'confirming' | 'querying' | 'unknown' | 'final';
-
-export type RemoteTaskEvent =
-  /** `callbackSent`: the submit carried a callback address (default true). */
-  | { type: 'submitted'; taskId: string; at: number; callbackSent?: boolean }
-  | { type: 'queued' }
-  | { type: 'admitted' }
-  | { type: 'submitAmbiguous' }
-  | { type: 'resubmit' }
-  /** A callback named the task of an ambiguous submit; `status`: what a query of it answered, if one did. */
-  | { type: 'adopted'; taskId: string; status?: string; at: number; retryAfterMs?: number }
-  | { type: 'callback'; taskId?: string; status?: string }
-  | { type: 'querySent' }
-  | { type: 'answered'; status: string; at: number; retryAfterMs?: number }
-  | { type: 'queryFailed'; at: number; retryAfterMs?: number }
-  | { type: 'answerLost'; at: number }
-  /** The run stopped a poll for a callback's query: its last query was before `at`. */
-  | { type: 'stopped'; at: number }
-  | { type: 'timedOut' };
-
-export type NextStep =
-  | { step: 'wait'; forCallback: boolean; pollAt?: number }
-  | { step: 'query'; notBefore: number; why: 'confirm' | 'poll' }
-  | { step: 'done'; status: string };
-
-/** The rules of one kind of task (spec: Limits, States and transitions, Events). */
-export interface RemoteTaskRules {
-  /** Queries never closer than this; a Retry-After is obeyed but never shortens it. */
-  minIntervalMs: number;
-  /** Between polls when no callback can come; `fallbackMs` when one can. */
-  pollIntervalMs: number;
-  fallbackMs: number;
-  /** The job waits for callbacks (when its submit carried an address) rather than polling. */
-  callbacks: boolean;
-  /** Review: when `cancelled` is returned, stop querying (a callback's word is taken for it too). */
-  cancelledStopsQueries: boolean;
-  isFinal(status: string): boolean;
-  isWorking(status: string): boolean;
-}
-
-/** Which events each phase takes; any other is a bug of the caller (`apply` throws). */
-export const TRANSITIONS: Readonly<Record<RemoteTaskPhase, ReadonlyArray<RemoteTaskEvent['type']>>> = {
-  waiting_for_quota: ['admitted', 'callback', 'timedOut'],
-  submitting: ['queued', 'submitted', 'submitAmbiguous', 'callback', 'timedOut'],
-  ambiguous: ['adopted', 'resubmit', 'callback', 'timedOut'],
-  waiting: ['callback', 'querySent', 'timedOut'],
-  confirming: ['callback', 'querySent', 'timedOut'],
-  querying: ['callback', 'answered', 'queryFailed', 'answerLost', 'stopped', 'timedOut'],
-  unknown: ['callback', 'querySent', 'timedOut'],
-  // A callback's word can end the task while a query is under way: that query's outcome is then moot.
-  final: ['callback', 'answered', 'queryFailed', 'answerLost', 'stopped', 'timedOut'],
-};
+export {
+  ANSWER_LOST,
+  TRANSITIONS,
+  type NextStep,
+  type RemoteTaskEvent,
+  type RemoteTaskPhase,
+  type RemoteTaskRules,
+  type TaskPacing,
+} from './remote-task-table.js';
 
 export class RemoteTask {
   #phase: RemoteTaskPhase = 'submitting';
@@ -89,12 +41,17 @@ export class RemoteTask {
   #callbackPending = false;
   /** Callbacks that came before the submit's answer (a fast task): read once the task id is known. */
   #early: Array<{ taskId?: string; status?: string }> = [];
-  /** When a query's answer was lost (phase unknown). */
-  #lostAt = 0;
   /** Counts every event applied: the driver waits for it to change. */
   #changes = 0;
   /** The submit carried a callback address: the service calls back on a final state, even if the job polls. */
   #callbackSent = true;
+  /** A submit of this task was answered ambiguously: a task a callback names may be an orphan of it. */
+  #ambiguous = false;
+  /**
+   * A callback naming this task reported a final state other than `cancelled`: final states never change,
+   * so no query of it can have answered `cancelled` (a lost answer may be followed by a query).
+   */
+  #finalNotCancelled = false;
 
   constructor(private readonly rules: RemoteTaskRules) {}
 
@@ -111,6 +68,10 @@ export class RemoteTask {
   get pacing(): { notBefore: number; retryAfterMs: number; networkFailures: number } {
     return { notBefore: this.#notBefore, retryAfterMs: this.#retryAfterMs, networkFailures: this.#networkFailures };
   }
+  /** Its submit carried a callback address: the service calls back when it is final. */
+  get callbackSent(): boolean {
+    return this.#callbackSent;
+  }
   /** The run waits for callbacks of this task (a poll is then stopped for a callback's query). */
   get waitsForCallbacks(): boolean {
     return this.rules.callbacks && this.#callbackSent;
@@ -121,6 +82,10 @@ export class RemoteTask {
   }
   get changes(): number {
     return this.#changes;
+  }
+  /** A submit of this task was answered ambiguously (500, time-out, reset): one may exist besides it. */
+  get wasAmbiguous(): boolean {
+    return this.#ambiguous;
   }
 
   apply(e: RemoteTaskEvent): void {
@@ -141,9 +106,20 @@ export class RemoteTask {
         for (const callback of early) this.#callback(callback);
         return;
       }
+      case 'named':
+        // Known from a callback only: one query tells its state.
+        this.#taskId = e.taskId;
+        this.#callbackPending = true;
+        return this.#to('confirming');
+      case 'paced':
+        this.#notBefore = Math.max(this.#notBefore, e.notBefore);
+        this.#retryAfterMs = Math.max(this.#retryAfterMs, e.retryAfterMs);
+        this.#networkFailures = Math.max(this.#networkFailures, e.networkFailures);
+        return;
       case 'queued':
         return this.#to('waiting_for_quota');
       case 'submitAmbiguous':
+        this.#ambiguous = true;
         return this.#to('ambiguous');
       case 'resubmit':
       case 'admitted':
@@ -170,9 +146,8 @@ export class RemoteTask {
         return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
       }
       case 'answerLost':
-        this.#lostAt = e.at;
         this.#pace(e.at, this.#retryAfterMs);
-        return this.#to(this.#callbackPending ? 'confirming' : 'unknown');
+        return this.#answerLost();
       case 'stopped':
         this.#pace(e.at, this.#retryAfterMs);
         return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
@@ -197,10 +172,10 @@ export class RemoteTask {
       case 'confirming':
         return { step: 'query', notBefore: this.#notBefore, why: 'confirm' };
       case 'unknown':
-        // The lost answer may have been `cancelled`, after which a review task is never queried: wait for
-        // the callback that the service sends on a final state, for a while. Nothing else can tell.
-        return r.cancelledStopsQueries && this.#callbackSent
-          ? { step: 'wait', forCallback: true, pollAt: Math.max(this.#notBefore, this.#lostAt + r.fallbackMs) }
+        // A review task waits for its own callback (until the time-out): only a final state other than
+        // `cancelled` lets it be queried again. A video task has no such rule: it is queried again.
+        return r.cancelledStopsQueries
+          ? { step: 'wait', forCallback: true }
           : { step: 'query', notBefore: this.#notBefore, why: 'poll' };
       case 'waiting': {
         const callbacks = this.waitsForCallbacks;
@@ -230,6 +205,23 @@ export class RemoteTask {
     this.#to(this.#callbackPending ? 'confirming' : 'waiting');
   }
 
+  /**
+   * A review task's lost answer may have been `cancelled`, after which it is never queried: it is queried
+   * again only when its own callback has reported another final state; else it waits for that callback
+   * (when its submit sent an address) or stops, its state unknown. A video task is queried again.
+   */
+  #answerLost(): void {
+    if (!this.rules.cancelledStopsQueries || this.#finalNotCancelled)
+      return this.#to(this.#callbackPending || this.#finalNotCancelled ? 'confirming' : 'unknown');
+    if (this.#callbackSent) return this.#to('unknown');
+    this.#status = ANSWER_LOST;
+    return this.#to('final');
+  }
+
+  /**
+   * A callback's body is not signed (only its URL is): it is a hint that wakes the run, never a task's
+   * final word. One that needs it asks for one confirming query; none ends the task by itself.
+   */
   #callback({ taskId, status }: { taskId?: string; status?: string }): void {
     // Another task's (an orphan, another batch's) or one that came after the end: not this task's concern.
     if (this.#phase === 'final' || (taskId !== undefined && this.#taskId !== undefined && taskId !== this.#taskId))
@@ -238,9 +230,16 @@ export class RemoteTask {
     // matches a named task to its submit, confirms it with one query and reports `adopted`.
     if (this.#phase === 'submitting') return void this.#early.push({ taskId, status });
     if (this.#phase === 'ambiguous' || this.#phase === 'waiting_for_quota') return;
-    if (status !== undefined && this.rules.cancelledStopsQueries && status === 'cancelled') {
-      this.#status = 'cancelled';
-      return this.#to('final');
+    const ownFinal = taskId !== undefined && status !== undefined && this.rules.isFinal(status);
+    if (ownFinal && status !== 'cancelled') this.#finalNotCancelled = true;
+    if (this.#phase === 'unknown' && this.rules.cancelledStopsQueries) {
+      // Nothing but its own final callback can tell what the lost answer was.
+      if (!ownFinal) return;
+      if (status === 'cancelled') {
+        // It may be cancelled, and so may the lost answer have been: neither a query nor the body's word.
+        this.#status = ANSWER_LOST;
+        return this.#to('final');
+      }
     }
     // Still working: moves nothing forward, needs no query.
     if (status !== undefined && this.rules.isWorking(status)) return;

@@ -3,9 +3,9 @@
 // RemoteTask (callback or polling, task-waiter.ts); continue only when every item passed.
 import {
   isFinalReviewStatus,
+  reviewFailed,
   reviewRejected,
   reviewTimedOut,
-  WORKING_REVIEW_STATUSES,
   type RejectedItem,
   type ReviewSubmitInput,
   type ReviewTaskSummary,
@@ -13,11 +13,14 @@ import {
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
 import type { ApprovedAsset } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
-import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
+import { ANSWER_LOST, RemoteTask } from './remote-task.js';
+import { reviewTaskRules } from './review-task-rules.js';
 import type { RunState } from './run-state.js';
 import { submitOnce, submitSyncOnce, type BatchContext } from './review-submit.js';
 import { ReviewItemsRejected, verdict } from './review-verdict.js';
 import { waitUntilFinal } from './task-waiter.js';
+
+export { reviewTaskRules } from './review-task-rules.js';
 
 export async function reviewAll(
   job: ReviewThenGenerateJob,
@@ -40,20 +43,6 @@ export async function reviewAll(
     throw reviewRejected(rejectedItems);
   }
   return outcomes.flatMap((o) => (o.status === 'fulfilled' ? o.value : []));
-}
-
-/** The spec's rules for a review task (Limits; States: stop querying once `cancelled` is returned). */
-export function reviewTaskRules(job: ReviewThenGenerateJob): RemoteTaskRules {
-  const t = job.timing;
-  return {
-    minIntervalMs: t.reviewMinQueryIntervalMs,
-    pollIntervalMs: t.reviewMinQueryIntervalMs,
-    fallbackMs: Math.max(t.callbackFallbackPollMs, t.reviewMinQueryIntervalMs),
-    callbacks: job.callbacks && job.review?.mode !== 'sync',
-    cancelledStopsQueries: true,
-    isFinal: isFinalReviewStatus,
-    isWorking: (s) => WORKING_REVIEW_STATUSES.has(s),
-  };
 }
 
 async function reviewBatch(
@@ -117,18 +106,17 @@ async function waitForReview(
   last: ReviewTaskSummary | undefined,
 ): Promise<ReviewTaskSummary> {
   const t = job.timing;
+  // Reads of this task made while a callback named it and no batch had claimed it keep their pacing.
+  const readBefore = await run.namedReviewTasks.pacingOf(taskId);
+  if (readBefore) task.apply({ type: 'paced', ...readBefore });
   const query = { taskId, minIntervalMs: t.reviewMinQueryIntervalMs, guardLostAnswer: true };
   const outcome = await waitUntilFinal<ReviewTaskSummary>(
     task,
     {
-      confirm: async (pacing) => {
-        // A read of this task made while the run did not know it was its own keeps the interval too.
-        const readAt = await run.namedReadsDone(taskId);
-        const notBefore = Math.max(pacing.notBefore, readAt > 0 ? readAt + t.reviewMinQueryIntervalMs : 0);
-        return run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
-          { ...query, ...pacing, notBefore, untilFinal: false },
-        ]);
-      },
+      confirm: (pacing) =>
+        run.acts.confirming.rtgQueryReviewTask.executeWithOptions({ summary: `confirm review task ${taskId}` }, [
+          { ...query, ...pacing, untilFinal: false },
+        ]),
       poll: (pacing, scheduleToCloseMs) =>
         run.acts
           .polling(scheduleToCloseMs, `poll review task ${taskId}`)
@@ -140,24 +128,24 @@ async function waitForReview(
     deadline,
   );
   if (outcome.status === 'timed out') throw reviewTimedOut(taskId, t.reviewTimeoutMs);
+  if (outcome.status === ANSWER_LOST) throw answerLost(taskId, task.callbackSent);
+  // Every final word is a query's: a callback's body is a hint, never taken for the task's state.
   const answer = outcome.answer ?? last;
-  if (answer && answer.status === outcome.status) return answer;
-  // The final word was a callback's (`cancelled`: the task is not queried again).
-  return cancelledByCallback(taskId);
+  if (!answer) throw new Error(`review task ${taskId} ended ${outcome.status} without an answer`);
+  return answer;
 }
 
-/** The review task as a signed callback reported it cancelled: no query confirms it (spec: stop querying). */
-function cancelledByCallback(taskId: string): ReviewTaskSummary {
-  const message = 'reported cancelled by the review service callback';
-  return {
-    taskId,
-    status: 'cancelled',
-    rawStatus: 'cancelled',
-    totalCount: undefined,
-    doneCount: undefined,
-    items: [],
-    error: { message },
-    raw: { task_id: taskId, status: 'cancelled', message },
-    queries: 0,
-  };
+/**
+ * A query's answer was lost with its worker and may have been `cancelled` (spec: then stop querying), and
+ * nothing can tell otherwise: no callback address went out, or the task's callback reported `cancelled`
+ * (a body no query may confirm). The run stops without knowing the task's state.
+ */
+function answerLost(taskId: string, callbackSent: boolean): ReturnType<typeof reviewFailed> {
+  const why = callbackSent
+    ? 'its callback then reported it cancelled, which no query may confirm'
+    : 'no callback address was sent, so nothing else can tell';
+  const message =
+    `review task ${taskId}: a query's answer was lost with its worker and may have been cancelled, after which the service must not be queried; ${why}. ` +
+    'Its state is unknown: check the task in the asset review service before starting the job again';
+  return reviewFailed(message, { reviewTaskId: taskId, error: { message }, record: {} });
 }

@@ -1,16 +1,18 @@
 // Submitting one review batch at most once (spec: "not resubmitted blindly; confirm first whether a
 // task_id was obtained"): the async submit, the sync one, and the search for the task that an ambiguous
 // submit may have made (a review callback naming a task no batch has claimed, confirmed by one query).
-import { condition, isCancellation } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js';
 import type { QuotaTicket } from './admission/job-slot.js';
 import { unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
 import { holdsExactly } from './review-verdict.js';
-import type { RemoteTask } from './remote-task.js';
+import { RemoteTask } from './remote-task.js';
+import { reviewTaskRules } from './review-task-rules.js';
 import type { RunState } from './run-state.js';
 import { submitAtMostOnce } from './submit-once.js';
+import { queryOnce } from './task-waiter.js';
 
 /** One batch of one run, as the review stage works on it. */
 export interface BatchContext {
@@ -116,8 +118,8 @@ export async function submitSyncOnce(ctx: BatchContext, input: ReviewSubmitInput
 /**
  * Waits until `until` for review callbacks naming tasks no batch has claimed, and reads each: in a run
  * with one batch any such task is its own; otherwise its items must be exactly this batch's URLs. A task
- * is read once for all batches (RunState.readNamedReviewTask); a read that fails is tried again, paced by
- * the run's record, until the wait ends.
+ * is read once for all batches (named-review-tasks.ts); a read that fails is tried again, paced by
+ * the task's own RemoteTask, until the wait ends.
  */
 async function findSubmittedTask(
   { job, run, batch }: BatchContext,
@@ -149,20 +151,25 @@ async function findSubmittedTask(
 }
 
 /**
- * One query of a task a callback named: undefined when it could not be read this time, 'unreadable' when
- * the service refused it for good (e.g. 404). Shared by the batches (RunState.readNamedReviewTask).
+ * One query of a task a callback named, paced by that task's RemoteTask (named-review-tasks.ts):
+ * undefined when it could not be read this time, 'unreadable' when the service refused it for good (e.g.
+ * 404) or its answer was lost (it may have been `cancelled`: it is not queried again).
  */
 function readTask(job: ReviewThenGenerateJob, run: RunState, taskId: string) {
   const minIntervalMs = job.timing.reviewMinQueryIntervalMs;
-  return run.readNamedReviewTask(taskId, minIntervalMs, async (notBefore) => {
-    try {
-      return await run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
-        { summary: `look at review task ${taskId} (named by a callback)` },
-        [{ taskId, minIntervalMs, untilFinal: false, notBefore, guardLostAnswer: true }],
-      );
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      return isFinalFailure(err) && !retryAfterRaisedOf(err) && !isAnswerLost(err) ? 'unreadable' : undefined;
-    }
+  const newTask = () => new RemoteTask(reviewTaskRules(job));
+  return run.namedReviewTasks.read(taskId, newTask, async (task) => {
+    const result = await queryOnce<ReviewTaskSummary>(
+      task,
+      { statusOf: (r) => r.status, retryAfterOf: (r) => r.retryAfterMs, observe: () => undefined },
+      (pacing) =>
+        run.acts.confirming.rtgQueryReviewTask.executeWithOptions(
+          { summary: `look at review task ${taskId} (named by a callback)` },
+          [{ taskId, minIntervalMs, untilFinal: false, guardLostAnswer: true, ...pacing }],
+        ),
+    );
+    if ('answer' in result) return result.answer;
+    const err = result.failed;
+    return isAnswerLost(err) || (isFinalFailure(err) && !retryAfterRaisedOf(err)) ? 'unreadable' : undefined;
   });
 }

@@ -15,10 +15,11 @@ import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../c
 import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
 import { asPublicFailure } from './failure-reading.js';
 import { releaseQuotaSlots } from './admission/job-slot.js';
-import { cancelOrphans, createVideoTaskOnce, waitForVideo, watchForOrphans, withAssets } from './generation-stage.js';
+import { createVideoTaskOnce, waitForVideo, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
 import { JobNotifier } from './notify.js';
+import { cancelOrphans, watchForOrphans } from './orphans.js';
 import { reviewAll } from './review-stage.js';
 import { reviewThenGenerateActivities } from './run-activities.js';
 import { RunState } from './run-state.js';

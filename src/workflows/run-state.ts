@@ -2,23 +2,15 @@
 // one RemoteTask per remote task (remote-task.ts: phase, pacing, pending callbacks), and the task ids
 // callbacks named, which resolve an ambiguous submit and reveal orphans. Every write to the progress goes
 // through a method here; the stages read it.
-import { condition } from '@temporalio/workflow';
 import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
+import type { CreateTaskBody } from '../model/video/schemas.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import { NamedReviewTasks } from './named-review-tasks.js';
 import type { RemoteTask } from './remote-task.js';
 import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import type { RunActivities } from './run-activities.js';
 import { INDEXED_STAGES, indexStage, showProgress } from './visibility.js';
-
-/** A read of a review task a callback named (ambiguous submit), shared by the batches that look at it. */
-interface NamedRead {
-  reading: Promise<ReviewTaskSummary | 'unreadable' | undefined>;
-  /** When it ended (workflow time): its owner's first query keeps the interval from it. */
-  endedAt?: number;
-  /** It read the task (or learnt it is unreadable): later looks reuse the answer. */
-  found?: boolean;
-}
 
 export class RunState {
   readonly #progress: Progress;
@@ -30,7 +22,11 @@ export class RunState {
   readonly #namedReviewTaskIds: string[] = [];
   /** Every task id named by a (signed) video callback of this run, in arrival order. */
   readonly #namedVideoTaskIds: string[] = [];
-  readonly #namedReads = new Map<string, NamedRead>();
+  /** Named video tasks checked as possible orphans (cancelled or not). */
+  readonly #orphansChecked = new Set<string>();
+  #videoCreateBody: CreateTaskBody | undefined;
+  /** Review tasks callbacks named before a batch claimed them: each read through its own RemoteTask. */
+  readonly namedReviewTasks = new NamedReviewTasks();
   /** The quota slot each remote task was queued for, until given back. */
   readonly quotaSlots = new RunSlots();
 
@@ -39,7 +35,7 @@ export class RunState {
    * upserts the search attributes once per stage users filter on. Unit tests give no-ops.
    */
   constructor(
-    private readonly job: ReviewThenGenerateJob,
+    readonly job: ReviewThenGenerateJob,
     readonly acts: RunActivities,
     private readonly show: (job: ReviewThenGenerateJob, p: Progress) => void = showProgress,
     private readonly index: (job: ReviewThenGenerateJob, p: Progress) => void = indexStage,
@@ -108,41 +104,6 @@ export class RunState {
     return this.#namedReviewTaskIds.filter((id) => !claimed.has(id));
   }
 
-  /**
-   * Reads a task a callback named once for every batch (two batches answered ambiguously at once would
-   * otherwise query it together); a read that found nothing is forgotten, so the next look tries again,
-   * not before the interval from the last one.
-   */
-  readNamedReviewTask(
-    taskId: string,
-    minIntervalMs: number,
-    read: (notBefore: number) => Promise<ReviewTaskSummary | 'unreadable' | undefined>,
-  ) {
-    const known = this.#namedReads.get(taskId);
-    if (known && (known.endedAt === undefined || known.found)) return known.reading;
-    const entry: NamedRead = {
-      reading: read(known?.endedAt !== undefined ? known.endedAt + minIntervalMs : 0).then(
-        (task) => {
-          entry.endedAt = Date.now();
-          entry.found = task !== undefined;
-          return task;
-        },
-        (err: unknown) => {
-          entry.endedAt = Date.now();
-          throw err;
-        },
-      ),
-    };
-    this.#namedReads.set(taskId, entry);
-    return entry.reading;
-  }
-
-  /** Waits for a read of `taskId` under way; returns when the last one ended (0: never read that way). */
-  async namedReadsDone(taskId: string): Promise<number> {
-    await condition(() => this.#namedReads.get(taskId)?.endedAt !== undefined || !this.#namedReads.has(taskId));
-    return this.#namedReads.get(taskId)?.endedAt ?? 0;
-  }
-
   observeReview(batchIndex: number, t: ReviewTaskSummary) {
     const entry = this.#progress.review.tasks[batchIndex];
     if (!entry) return;
@@ -155,8 +116,14 @@ export class RunState {
   // ---- Video -----------------------------------------------------------------------------------------
 
   /** The video task's create is under way: callbacks from now on are its own (or orphans'). */
-  planVideoTask(task: RemoteTask) {
+  planVideoTask(task: RemoteTask, body: CreateTaskBody) {
     this.#videoTask = task;
+    this.#videoCreateBody = body;
+  }
+
+  /** What the run's create sent (an orphan is the job's only if its record agrees). */
+  get videoCreateBody(): CreateTaskBody | undefined {
+    return this.#videoCreateBody;
   }
 
   setTaskId(taskId: string) {
@@ -177,12 +144,23 @@ export class RunState {
     return this.#namedVideoTaskIds;
   }
 
+  /**
+   * Tasks callbacks named besides the run's that may be orphans, not checked yet: only when the run's own
+   * create was ambiguous (a task of it may exist besides the run's). Any other id a body names is a hint
+   * about no task of this run, and nothing is done about it.
+   */
   orphanTaskIds(): string[] {
-    const handled = new Set([this.#progress.taskId, ...(this.#progress.orphanTasksCancelled ?? [])]);
+    if (!this.#videoTask?.wasAmbiguous) return [];
+    const handled = new Set([this.#progress.taskId, ...this.#orphansChecked]);
     return this.#namedVideoTaskIds.filter((id) => !handled.has(id));
   }
 
-  /** An orphan of an ambiguous create is being cancelled. */
+  /** A possible orphan is being checked (one query), so it is never checked twice. */
+  noteOrphanChecked(taskId: string) {
+    this.#orphansChecked.add(taskId);
+  }
+
+  /** An orphan of an ambiguous create, confirmed the job's by a query, is being cancelled. */
   noteOrphanCancelled(taskId: string) {
     this.#progress.orphanTasksCancelled = [...(this.#progress.orphanTasksCancelled ?? []), taskId];
   }

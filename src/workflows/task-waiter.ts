@@ -9,27 +9,28 @@ import {
   isActivityTimeout,
   isAnswerLost,
   isStoppedActivity,
-  retryAfterRaisedOf,
+  isReportedQueryFailure,
+  queryRetryAfterOf,
 } from './failure-reading.js';
 import { LONGEST_IN_ATTEMPT_WAIT_MS } from '../contract/index.js';
 import type { RemoteTask } from './remote-task.js';
 
-/** The queries of one task, as activities, and how to read their answers. */
-export interface TaskQueries<T> {
+/** The queries of one task, as activities, and how to read their answers (`observe`: progress). */
+export interface TaskQueries<T> extends QueryReading<T> {
   /** One query, not before `notBefore` (epoch ms). */
   confirm(pacing: QueryPacing): Promise<T>;
   /** Polls until final through activity retries, bounded by `scheduleToCloseMs`. */
   poll(pacing: QueryPacing, scheduleToCloseMs: number): Promise<T>;
-  statusOf(answer: T): string;
-  retryAfterOf(answer: T): number | undefined;
-  /** Every answer the run sees (progress). */
-  observe(answer: T): void;
 }
 
 export interface QueryPacing {
   notBefore: number;
   /** The longest Retry-After the task knows: a poll that meets a longer one ends to report it. */
   knownRetryAfterMs: number;
+  /** The task's backoff step: the query's own retries go on from it. */
+  networkFailures: number;
+  /** A poll the run may stop for a callback ends on a network failure to report it (the step is the task's). */
+  reportNetworkFailures?: boolean;
 }
 
 /** The final status (or `timed out`) and the last answer, absent when the final word was a callback's. */
@@ -38,34 +39,84 @@ export interface WaitOutcome<T> {
   answer?: T;
 }
 
+/** How one query's answer reads, and who sees it. */
+export interface QueryReading<T> {
+  statusOf(answer: T): string;
+  retryAfterOf(answer: T): number | undefined;
+  observe(answer: T): void;
+}
+
+/** What one query ended with: its answer, or the failure (already an event of the task). */
+export type QueryResult<T> = { answer: T } | { failed: unknown };
+
+/**
+ * One query of `task`, paced by its record (not before its `notBefore`, knowing its longest Retry-After),
+ * its answer or failure applied to it as an event. Every query of a remote task goes through here or
+ * through a poll of waitUntilFinal, so its RemoteTask paces every read of it, named or not.
+ */
+export async function queryOnce<T>(
+  task: RemoteTask,
+  r: QueryReading<T>,
+  query: (pacing: QueryPacing) => Promise<T>,
+): Promise<QueryResult<T>> {
+  const { notBefore, retryAfterMs: knownRetryAfterMs, networkFailures } = task.pacing;
+  const pacing = { notBefore, knownRetryAfterMs, networkFailures };
+  task.apply({ type: 'querySent' });
+  try {
+    const answer = await query(pacing);
+    applyAnswer(task, r, answer);
+    return { answer };
+  } catch (err) {
+    if (isCancellation(err) || !isActivityCallFailure(err)) throw err;
+    applyFailure(task, err);
+    return { failed: err };
+  }
+}
+
+function applyAnswer<T>(task: RemoteTask, r: QueryReading<T>, answer: T): void {
+  r.observe(answer);
+  const retryAfterMs = r.retryAfterOf(answer);
+  task.apply({
+    type: 'answered',
+    status: r.statusOf(answer),
+    at: Date.now(),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
+}
+
+/** A query that failed: its answer lost with its worker, or refused (with the Retry-After it met, if any). */
+function applyFailure(task: RemoteTask, err: unknown): void {
+  if (isAnswerLost(err)) return task.apply({ type: 'answerLost', at: Date.now() });
+  const retryAfterMs = queryRetryAfterOf(err);
+  task.apply({ type: 'queryFailed', at: Date.now(), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+}
+
 export async function waitUntilFinal<T>(
   task: RemoteTask,
   q: TaskQueries<T>,
   deadline: number,
 ): Promise<WaitOutcome<T>> {
   let answer: T | undefined;
-  const pacing = (notBefore: number): QueryPacing => ({ notBefore, knownRetryAfterMs: task.pacing.retryAfterMs });
+  // A poll the run may stop for a callback reports every wait it would do, so the confirming query after
+  // the stop is still paced by the task (Retry-After: a longer one ends it; a network failure ends it).
+  const pacing = (notBefore: number): QueryPacing => ({
+    notBefore,
+    knownRetryAfterMs: task.pacing.retryAfterMs,
+    networkFailures: task.pacing.networkFailures,
+    ...(task.waitsForCallbacks ? { reportNetworkFailures: true } : {}),
+  });
   const answered = (t: T) => {
-    q.observe(t);
     answer = t;
-    const retryAfterMs = q.retryAfterOf(t);
-    task.apply({
-      type: 'answered',
-      status: q.statusOf(t),
-      at: Date.now(),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
+    applyAnswer(task, q, t);
   };
-  /** A query that ended without an answer: lost with its worker, out of time, or failed. */
-  const unanswered = (err: unknown, fatal: boolean) => {
+  /** A poll that ended without an answer: lost with its worker, out of time, or failed. */
+  const unanswered = (err: unknown) => {
     if (isCancellation(err) || !isActivityCallFailure(err)) throw err;
-    if (isAnswerLost(err)) return task.apply({ type: 'answerLost', at: Date.now() });
     // A poll runs until the stage's deadline: its time-out is the task's.
-    if (fatal && isActivityTimeout(err)) return task.apply({ type: 'timedOut' });
-    const raised = retryAfterRaisedOf(err);
-    // A poll's final failure (the task is gone, a 401) ends the wait; a confirming query's lets polling on.
-    if (fatal && !raised) throw err;
-    task.apply({ type: 'queryFailed', at: Date.now(), ...(raised ? { retryAfterMs: raised.retryAfterMs } : {}) });
+    if (!isAnswerLost(err) && isActivityTimeout(err)) return task.apply({ type: 'timedOut' });
+    // A poll's final failure (the task is gone, a 401) ends the wait; one that reports something goes on.
+    if (!isAnswerLost(err) && !isReportedQueryFailure(err)) throw err;
+    applyFailure(task, err);
   };
 
   for (;;) {
@@ -76,12 +127,9 @@ export async function waitUntilFinal<T>(
       continue;
     }
     if (step.step === 'query') {
-      task.apply({ type: 'querySent' });
-      try {
-        answered(await q.confirm(pacing(step.notBefore)));
-      } catch (err) {
-        unanswered(err, false);
-      }
+      // A confirming query's failure lets polling on (its RemoteTask has paced the next query).
+      const result = await queryOnce(task, q, (p) => q.confirm(p));
+      if ('answer' in result) answer = result.answer;
       continue;
     }
     // Waiting: for a callback until the fallback poll is due; polling, straight to the poll unless it is
@@ -97,8 +145,8 @@ export async function waitUntilFinal<T>(
 }
 
 /**
- * One polling activity, stopped as soon as the task no longer needs it: its final state came by callback
- * (review `cancelled`), or a callback needs a query (jobs that wait for callbacks). The stop is waited for
+ * One polling activity, stopped as soon as the task no longer needs it: it became final meanwhile, or a
+ * callback needs a query (jobs that wait for callbacks). The stop is waited for
  * (WAIT_CANCELLATION_COMPLETED): once it is confirmed no attempt of the poll can still query.
  */
 async function pollStoppable<T>(
@@ -107,7 +155,7 @@ async function pollStoppable<T>(
   pacing: QueryPacing,
   deadline: number,
   answered: (t: T) => void,
-  unanswered: (err: unknown, fatal: boolean) => void,
+  unanswered: (err: unknown) => void,
 ): Promise<void> {
   task.apply({ type: 'querySent' });
   const scope = new CancellationScope();
@@ -140,5 +188,5 @@ async function pollStoppable<T>(
     }
   } else outcome = first;
   if ('t' in outcome) return answered(outcome.t);
-  unanswered(outcome.err, true);
+  unanswered(outcome.err);
 }

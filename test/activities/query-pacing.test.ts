@@ -107,4 +107,24 @@ describe('rtgQueryReviewTask pacing', () => {
     expect((lost as ApplicationFailure).nonRetryable).toBe(true);
     expect(queries()).toHaveLength(2);
   });
+
+  it("a network failure: the backoff goes on from the run's count; a poll the run may stop ends to report it (issue 36, 10b)", async () => {
+    const taskId = await submitted();
+    services.sandbox.addFault({ operation: 'review.query', times: 2, fault: { type: 'reset' } });
+    // The run counts two failures already: this one is the third, 4 s.
+    const third = await query({ taskId, minIntervalMs: 100, untilFinal: true, networkFailures: 2 }).catch(
+      (e: unknown) => e,
+    );
+    expect((third as ApplicationFailure).nonRetryable).toBe(false);
+    expect((third as ApplicationFailure).nextRetryDelay).toBe(4_000);
+    const reported = await query({
+      taskId,
+      minIntervalMs: 100,
+      untilFinal: true,
+      knownRetryAfterMs: 0,
+      reportNetworkFailures: true,
+    }).catch((e: unknown) => e);
+    expect((reported as ApplicationFailure).type).toBe('TransientServiceError');
+    expect((reported as ApplicationFailure).nonRetryable).toBe(true);
+  });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isFinalReviewStatus, WORKING_REVIEW_STATUSES } from '../../src/model/review/task.js';
 import { isFinalVideoStatus, WORKING_VIDEO_STATUSES } from '../../src/model/video/task.js';
 import {
+  ANSWER_LOST,
   RemoteTask,
   TRANSITIONS,
   type RemoteTaskEvent,
@@ -97,10 +98,36 @@ describe('RemoteTask: final states (spec: States and transitions)', () => {
     expect(task.next()).toEqual({ step: 'done', status });
   });
 
-  it('a review callback reporting cancelled ends the task without a query (stop querying)', () => {
+  it('a review callback reporting cancelled is a hint: one query confirms it (a body is not signed; issue 36, 7)', () => {
     const task = submitted(review());
     task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 2_000, why: 'confirm' });
+    queried(task, { status: 'cancelled', at: T0 + 2_000 });
     expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
+  });
+
+  it('a review callback naming no task and reporting cancelled ends no batch: each confirms with one query (issue 36, 7)', () => {
+    const batches = [submitted(review(), 'a'), submitted(review(), 'b')];
+    for (const b of batches) b.apply({ type: 'callback', status: 'cancelled' });
+    for (const b of batches) expect(b.next()).toMatchObject({ step: 'query', why: 'confirm' });
+    queried(batches[0]!, { status: 'processing', at: T0 + 2_000 });
+    expect(batches[0]!.next()).toMatchObject({ step: 'wait' });
+  });
+
+  it('a confirming query scheduled before a callback reports cancelled still goes out, and is the last one (issue 36, 10a)', () => {
+    // The suspicion was that it should not: a body is a hint, so it must; a query that answered
+    // `cancelled` is the last.
+    const scheduled = submitted(review());
+    scheduled.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    scheduled.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(scheduled.next()).toMatchObject({ step: 'query', why: 'confirm' });
+    const sent = submitted(review());
+    sent.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    sent.apply({ type: 'querySent' });
+    sent.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    sent.apply({ type: 'answered', status: 'cancelled', at: T0 + 2_000 });
+    expect(sent.next()).toEqual({ step: 'done', status: 'cancelled' });
+    expect(() => sent.apply({ type: 'querySent' })).toThrow(/querySent in phase final/);
   });
 
   it('a video callback reporting cancelled is confirmed by one query (no such rule for video)', () => {
@@ -160,40 +187,64 @@ describe('RemoteTask: callbacks (spec: Events)', () => {
     fast.apply({ type: 'callback', taskId: 't9', status: 'completed' });
     fast.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
     fast.apply({ type: 'submitted', taskId: 't1', at: T0 });
-    expect(fast.next()).toEqual({ step: 'done', status: 'cancelled' });
+    expect(fast.next()).toEqual({ step: 'query', notBefore: T0 + 2_000, why: 'confirm' });
   });
 });
 
 describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => {
-  it('a review query whose attempt vanished is not repeated while a callback can still tell (it may have seen cancelled)', () => {
+  it('a review query whose answer was lost is never repeated until its own callback reports another final state (issue 36, 9)', () => {
     const task = submitted(review());
     task.apply({ type: 'querySent' });
     task.apply({ type: 'answerLost', at: T0 + 5_000 });
-    // For a while: the service calls back on a final state; after fallbackMs without one, it is queried.
-    expect(task.next()).toEqual({ step: 'wait', forCallback: true, pollAt: T0 + 35_000 });
-    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
-    expect(task.next()).toEqual({ step: 'done', status: 'cancelled' });
+    // No fallback poll: the lost answer may have been `cancelled`. It waits for the callback, until the time-out.
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
+    task.apply({ type: 'callback', status: 'completed' }); // names no task: cannot tell
+    task.apply({ type: 'callback', taskId: 't1', status: 'processing' });
+    task.apply({ type: 'callback', taskId: 'other', status: 'completed' });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
+    // A final state never changes: `completed` now means the lost answer was not `cancelled`.
+    task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 7_000, why: 'confirm' });
+    queried(task, { status: 'completed', at: T0 + 7_000 });
+    expect(task.next()).toEqual({ step: 'done', status: 'completed' });
 
-    const completed = submitted(review());
-    completed.apply({ type: 'querySent' });
-    completed.apply({ type: 'answerLost', at: T0 });
-    completed.apply({ type: 'callback', taskId: 't1', status: 'completed' });
-    expect(completed.next()).toMatchObject({ step: 'query', why: 'confirm' });
+    const timedOut = submitted(review());
+    timedOut.apply({ type: 'querySent' });
+    timedOut.apply({ type: 'answerLost', at: T0 });
+    timedOut.apply({ type: 'timedOut' });
+    expect(timedOut.next()).toEqual({ step: 'done', status: 'timed out' });
+  });
+
+  it('a lost answer, then its callback reports cancelled: neither a query nor the body decides, the state is unknown (issue 36, 9)', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'answerLost', at: T0 });
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    expect(task.next()).toEqual({ step: 'done', status: ANSWER_LOST });
+  });
+
+  it("a lost answer after the task's callback reported completed is queried again: it cannot have been cancelled", () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
+    task.apply({ type: 'answerLost', at: T0 + 3_000 });
+    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 5_000, why: 'confirm' });
   });
 
   it('a polling job waits for the callback too when its submit sent an address (final states are forwarded)', () => {
     const task = submitted(review({ callbacks: false }));
     task.apply({ type: 'querySent' });
     task.apply({ type: 'answerLost', at: T0 + 4_000 });
-    expect(task.next()).toEqual({ step: 'wait', forCallback: true, pollAt: T0 + 34_000 });
+    expect(task.next()).toEqual({ step: 'wait', forCallback: true });
   });
 
-  it('without a callback address a lost answer is queried again, paced: nothing else can tell', () => {
+  it('without a callback address a lost review answer is never queried again: the state is unknown (issue 36, 9)', () => {
     const task = new RemoteTask(review({ callbacks: false }));
     task.apply({ type: 'submitted', taskId: 't1', at: T0, callbackSent: false });
     task.apply({ type: 'querySent' });
     task.apply({ type: 'answerLost', at: T0 + 500 });
-    expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 2_500, why: 'poll' });
+    expect(task.next()).toEqual({ step: 'done', status: ANSWER_LOST });
+    expect(() => task.apply({ type: 'querySent' })).toThrow(/querySent in phase final/);
   });
 
   it('a video query whose answer was lost is queried again at once: no rule forbids it', () => {
@@ -209,6 +260,28 @@ describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => 
     task.apply({ type: 'callback', taskId: 't1', status: 'completed' });
     task.apply({ type: 'stopped', at: T0 + 9_000 });
     expect(task.next()).toEqual({ step: 'query', notBefore: T0 + 11_000, why: 'confirm' });
+  });
+
+  it('a task a callback named is read by its own record; the batch that claims it keeps that pacing (issue 36, 1)', () => {
+    const named = new RemoteTask(review());
+    named.apply({ type: 'named', taskId: 'rv-7' });
+    expect(named.next()).toEqual({ step: 'query', notBefore: 0, why: 'confirm' });
+    named.apply({ type: 'querySent' });
+    named.apply({ type: 'queryFailed', at: T0, retryAfterMs: 6_000 });
+    expect(named.pacing).toEqual({ notBefore: T0 + 6_000, retryAfterMs: 0, networkFailures: 0 });
+    const batch = submitted(review(), 'rv-7');
+    batch.apply({ type: 'paced', ...named.pacing });
+    batch.apply({ type: 'callback', taskId: 'rv-7', status: 'completed' });
+    expect(batch.next()).toEqual({ step: 'query', notBefore: T0 + 6_000, why: 'confirm' });
+  });
+
+  it('remembers that its submit was ambiguous (an orphan of it may exist; issue 36, 8)', () => {
+    const task = new RemoteTask(video());
+    expect(task.wasAmbiguous).toBe(false);
+    task.apply({ type: 'submitAmbiguous' });
+    task.apply({ type: 'resubmit' });
+    task.apply({ type: 'submitted', taskId: 'v2', at: T0 });
+    expect(task.wasAmbiguous).toBe(true);
   });
 
   it('an ambiguous submit queries nothing until the run adopts a task, or resubmits (opted in)', () => {

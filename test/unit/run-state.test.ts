@@ -60,10 +60,10 @@ describe('RunState: callbacks', () => {
     expect(a.callbackPending).toBe(true);
   });
 
-  it("video callbacks: running needs no query, final does; a task other than the run's is an orphan to cancel", () => {
+  it('video callbacks: running needs no query, final does; another task is a possible orphan only after an ambiguous create', () => {
     const { run } = newRun();
     const task = new RemoteTask(videoTaskRules(job()));
-    run.planVideoTask(task);
+    run.planVideoTask(task, job().task);
     run.onVideoCallback({ taskId: 'v1', status: 'running' });
     expect(run.namedVideoTaskIds()).toEqual(['v1']);
     task.apply({ type: 'submitted', taskId: 'v2', at: 0 });
@@ -72,10 +72,46 @@ describe('RunState: callbacks', () => {
     expect(task.callbackPending).toBe(false);
     run.onVideoCallback({ taskId: 'v2', status: 'succeeded' });
     expect(task.callbackPending).toBe(true);
-    expect(run.orphanTaskIds()).toEqual(['v1']);
-    run.noteOrphanCancelled('v1');
+    // The create was answered: an id a body names is no task of this run (issue 36, 8).
     expect(run.orphanTaskIds()).toEqual([]);
-    expect(run.progress.orphanTasksCancelled).toEqual(['v1']);
+
+    const { run: unsure } = newRun();
+    const created = new RemoteTask(videoTaskRules(job()));
+    unsure.planVideoTask(created, job().task);
+    created.apply({ type: 'submitAmbiguous' });
+    unsure.onVideoCallback({ taskId: 'v1', status: 'running' });
+    created.apply({ type: 'resubmit' });
+    created.apply({ type: 'submitted', taskId: 'v2', at: 0 });
+    unsure.setTaskId('v2');
+    expect(unsure.orphanTaskIds()).toEqual(['v1']);
+    unsure.noteOrphanChecked('v1');
+    expect(unsure.orphanTaskIds()).toEqual([]);
+  });
+
+  it('a review task a callback named is read through its own RemoteTask, one read at a time, and its pacing kept (issue 36, 1)', async () => {
+    const { run } = newRun();
+    const reads: number[] = [];
+    const newTask = () => new RemoteTask(reviewTaskRules(job()));
+    let release!: () => void;
+    const read = (task: RemoteTask) => {
+      reads.push(task.pacing.notBefore);
+      task.apply({ type: 'querySent' });
+      return new Promise<undefined>((resolve) => {
+        release = () => {
+          task.apply({ type: 'queryFailed', at: 10_000, retryAfterMs: 5_000 });
+          resolve(undefined);
+        };
+      });
+    };
+    const first = run.namedReviewTasks.read('r9', newTask, read);
+    const second = run.namedReviewTasks.read('r9', newTask, read);
+    expect(reads).toHaveLength(1);
+    release();
+    expect(await first).toBeUndefined();
+    expect(await second).toBeUndefined();
+    void run.namedReviewTasks.read('r9', newTask, read);
+    // The read after a refusal waits for its Retry-After.
+    expect(reads).toEqual([0, 15_000]);
   });
 });
 

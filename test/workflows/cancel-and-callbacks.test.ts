@@ -77,6 +77,60 @@ describe('callbacks', () => {
     expect((await handle.query(progressQuery)).callbacks.review).toBe(1);
   });
 
+  it('a review callback naming no task and reporting cancelled is a hint: one confirming query, the review goes on (issue 36, 7)', async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/hint/a.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 3_000);
+    const handle = await stack.start(imageJob(url));
+    await until(() => stack.sandbox.reviewTasks().length > 0);
+    // The URL is signed, the body is not: anyone holding the URL can write any body.
+    const submit = stack.sandbox.requests().find((r) => r.operation === 'review.submitAsync')!;
+    const callbackUrl = (submit.body as { callback_url: string }).callback_url;
+    const res = await fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'cancelled' }),
+    });
+    expect(res.status).toBeLessThan(300);
+    const result = await handle.result();
+    expect(result.state).toBe('succeeded');
+    const progress = await handle.query(progressQuery);
+    expect(progress.callbacks.review).toBe(2);
+    // One query for the hint (the task was still processing), one for the review's own callback.
+    expect(countOps(stack.sandbox)['review.query']).toBe(2);
+  });
+
+  it('a video callback naming another task, after a create that was not ambiguous, cancels nothing (issue 36, 8)', async () => {
+    stack.sandbox.reset();
+    stack.sandbox.setVideoOutcome({ promptIncludes: 'bystander' }, 'succeeded', 60_000);
+    // Another job's task, of the same model: the run never made it.
+    const bystander = await fetch(`${stack.sandbox.videoBaseUrl}/v1/task/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.sandbox.apiKey}` },
+      body: JSON.stringify({ model: imageJob().task.model, content: [{ type: 'text', text: 'a bystander' }] }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    stack.sandbox.setVideoOutcome({ promptIncludes: 'slow story' }, 'succeeded', 3_000);
+    const input = imageJob();
+    (input.task.content as Array<{ text?: string }>)[0]!.text = 'a slow story';
+    const handle = await stack.start(input);
+    await until(() => stack.sandbox.videoTasks().length > 1);
+    const callbackUrl = stack.sandbox
+      .requests()
+      .map((r) => (r.operation === 'video.create' ? (r.body as { callback_url?: string }).callback_url : undefined))
+      .find((u) => u !== undefined)!;
+    const res = await fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: bystander.id, status: 'succeeded' }),
+    });
+    expect(res.status).toBeLessThan(300);
+    const result = await handle.result();
+    expect(result.state).toBe('succeeded');
+    expect(countOps(stack.sandbox)['video.cancel'] ?? 0).toBe(0);
+    expect(stack.sandbox.videoTasks().find((t) => t.id === bystander.id)!.status).not.toBe('cancelled');
+    expect((await handle.query(progressQuery)).orphanTasksCancelled).toBeUndefined();
+  });
+
   it('duplicated and reordered callbacks give the same result and the same calls', async () => {
     stack.sandbox.reset();
     stack.sandbox.setCallbackFault({ kind: 'review', mode: 'duplicate', times: 1 });

@@ -1,5 +1,6 @@
 // Review verdicts that must stop the job before any video task exists, and the failure types callers see.
 import { describe, expect, it } from 'vitest';
+import { auditRequestLog } from '../../src/sandbox/index.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
@@ -60,7 +61,7 @@ describe('ReviewThenGenerate failures', () => {
     ).toBe(lastQuery.seq);
   });
 
-  it('with callbacks, a review callback reporting `cancelled` is taken at its word: ReviewCancelled, no query', async () => {
+  it('with callbacks, a review callback reporting `cancelled` is confirmed by one query (a body is not signed): ReviewCancelled, no query after it', async () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/cancel/by-callback.jpg';
     stack.sandbox.setReviewTaskOutcome({ url }, 'cancelled');
@@ -69,8 +70,11 @@ describe('ReviewThenGenerate failures', () => {
     expect(failure.type).toBe('ReviewCancelled');
     expect(stack.sandbox.callbacks().filter((c) => c.status === 'cancelled')).toHaveLength(1);
     const ops = countOps(stack.sandbox);
-    expect(ops['review.query'] ?? 0).toBe(0);
+    expect(ops['review.query']).toBe(1);
     expect(ops['video.create'] ?? 0).toBe(0);
+    expect(
+      auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: fastTiming.reviewMinQueryIntervalMs }),
+    ).toEqual([]);
   });
 
   it('a video task that fails or expires ends in GenerationFailed / GenerationExpired', async () => {

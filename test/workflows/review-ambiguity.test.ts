@@ -123,6 +123,31 @@ describe('ambiguous review submit, callbacks on', () => {
     ).toEqual([]);
   });
 
+  it("every attempt of the named task's read refused with Retry-After: the next read still waits for it (issue 36, 1)", async () => {
+    stack.sandbox.reset();
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
+    // As many 429s as a confirming query has attempts (CONFIRM_RETRY), each asking for 2 s.
+    stack.sandbox.addFault({
+      operation: 'review.query',
+      times: 6,
+      fault: { type: 'status', status: 429, retryAfter: '2' },
+    });
+    const result = await (await stack.start(imageJob())).result();
+    expect(result.state).toBe('succeeded');
+    expect(submits()).toHaveLength(1);
+    const queries = stack.sandbox.requests().filter((r) => r.operation === 'review.query');
+    for (let i = 1; i < queries.length; i++) {
+      if (queries[i - 1]!.status === 429) expect(queries[i]!.at - queries[i - 1]!.at).toBeGreaterThanOrEqual(2_000 - 1);
+    }
+    expect(
+      auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: fastTiming.reviewMinQueryIntervalMs }),
+    ).toEqual([]);
+  });
+
   it('two batches answered ambiguously: each adopts the task holding its own URLs', async () => {
     stack.sandbox.reset();
     const image = 'https://cdn.example.com/people/carol.jpg';

@@ -1,0 +1,56 @@
+// A review query whose answer was lost (its attempt timed out: it may have seen `cancelled`) is never
+// followed by another query until the task's own callback says it ended otherwise (issue 36, item 9;
+// docs/rules.md, "After a lost answer"). The attempt is lost by a query that hangs past the job's
+// callTimeoutMs, while the client's own HTTP time-out is longer.
+import { describe, expect, it } from 'vitest';
+import { auditRequestLog } from '../../src/sandbox/index.js';
+import { failureOf } from '../support/failures.js';
+import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+
+const timing = { ...fastTiming, callTimeoutMs: 1_000, callbackFallbackPollMs: 1_000, reviewTimeoutMs: 8_000 };
+const hangFirstQuery = (stack: Stack) =>
+  stack.sandbox.addFault({ operation: 'review.query', times: 1, fault: { type: 'hang', ms: 3_000 } });
+
+describe('a worker without a callback address', () => {
+  let stack: Stack;
+  withStack({ callbackAddress: false, httpTimeoutMs: 5_000 }, (s) => (stack = s));
+
+  it('nothing can tell what the lost answer was: ReviewFailed at once, its state unknown, no second query', async () => {
+    stack.sandbox.reset();
+    hangFirstQuery(stack);
+    const failure = await failureOf(await stack.start(imageJob(undefined, { timing })));
+    expect(failure.type).toBe('ReviewFailed');
+    expect(failure.message).toContain('state is unknown');
+    expect(countOps(stack.sandbox)['review.query']).toBe(1);
+    expect(countOps(stack.sandbox)['video.create'] ?? 0).toBe(0);
+  });
+});
+
+describe('a worker with a callback address', () => {
+  let stack: Stack;
+  withStack({ httpTimeoutMs: 5_000 }, (s) => (stack = s));
+
+  it("the task's callback reports completed: one confirming query, the job goes on", async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/lost/slow.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 4_000);
+    hangFirstQuery(stack);
+    const result = await (await stack.start(imageJob(url, { callbacks: false, timing }))).result();
+    expect(result.state).toBe('succeeded');
+    expect(countOps(stack.sandbox)['review.query']).toBe(2);
+    expect(auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: timing.reviewMinQueryIntervalMs })).toEqual(
+      [],
+    );
+  });
+
+  it('no callback comes: no fallback poll after the lost answer, the review times out', async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/lost/no-callback.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 2_000);
+    stack.sandbox.setCallbackFault({ kind: 'review', mode: 'drop', times: 5 });
+    hangFirstQuery(stack);
+    const failure = await failureOf(await stack.start(imageJob(url, { callbacks: false, timing })));
+    expect(failure.type).toBe('ReviewTimedOut');
+    expect(countOps(stack.sandbox)['review.query']).toBe(1);
+  });
+});
