@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReviewThenGenerate } from '../../src/client/start.js';
+import { newPayloadKey } from '../../src/codec/keys.js';
 import { FileVideoStore } from '../../src/store/file-store.js';
+import { connectClient } from '../../src/temporal/connect-client.js';
 import { startStoreWorker } from '../store/support.js';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
@@ -135,6 +138,30 @@ describe('review-video CLI', () => {
       await worker.stop();
       await storing.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a job whose payloads are encrypted, read without the keys: the error names PAYLOAD_ENCRYPTION_KEYS', async () => {
+    const key = `cli-encrypted-${tag()}`;
+    const keys = `cli-1:${newPayloadKey()}`;
+    const encrypting = await connectClient({ ...cliEnv(stack.taskQueue), PAYLOAD_ENCRYPTION_KEYS: keys });
+    try {
+      // A queue no worker polls: the run only has to exist, with its payloads encrypted.
+      await startReviewThenGenerate(encrypting.client, {
+        businessKey: key,
+        input: imageJob('https://cdn.example.com/cli/encrypted.jpg'),
+        taskQueue: `cli-no-worker-${tag()}`,
+      });
+      const run = await runCli(['status', key], {
+        taskQueue: stack.taskQueue,
+        env: { PAYLOAD_ENCRYPTION_KEYS: undefined, PAYLOAD_ENCRYPTION_KEYS_FILE: undefined },
+      });
+      expect(run.code).toBe(6);
+      expect(run.stderr).toContain('Unknown encoding: binary/encrypted');
+      expect(run.stderr).toMatch(/encrypted.*set PAYLOAD_ENCRYPTION_KEYS \(or PAYLOAD_ENCRYPTION_KEYS_FILE\)/);
+    } finally {
+      await (await testClient()).workflow.getHandle(key).terminate('test over');
+      await encrypting.close();
     }
   });
 
