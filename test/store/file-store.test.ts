@@ -45,8 +45,8 @@ function expectedSha256(taskId: string, bytes: number): string {
 
 const storeJob = (prompt: string) => {
   const job = imageJob(undefined, { store: true });
-  const content = job.task.content as unknown[];
-  return { ...job, task: { ...job.task, content: [{ type: 'text', text: prompt }, ...content.slice(1)] } };
+  const content = job.task.content;
+  return { ...job, task: { ...job.task, content: [{ type: 'text' as const, text: prompt }, ...content.slice(1)] } };
 };
 
 it('a job with store: true copies its video to the folder and returns stored { url, bytes, sha256, contentType }', async () => {
