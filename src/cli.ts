@@ -37,9 +37,18 @@ ${EXIT_CODES_HELP}`;
 
 const COMMANDS: Record<string, Command> = { submit, status, cancel, batch, schedule, quota };
 
+/**
+ * The SDK's words for a payload our codec encrypted, read by a client without one: they say what, not why.
+ * The why is that no keys are set here (with keys set, the codec names a key it lacks instead).
+ */
+const ENCRYPTED_PAYLOAD = /Unknown encoding: binary\/encrypted/;
+const MISSING_KEYS_HINT =
+  "the run's payloads are encrypted and no keys are set here: set PAYLOAD_ENCRYPTION_KEYS (or PAYLOAD_ENCRYPTION_KEYS_FILE) to the worker's keys (docs/encryption.md)";
+
 /** Maps an error to its exit code and a stable code name for JSON output. */
 export function classify(err: unknown): { exitCode: number; code: string; message: string; details?: unknown } {
-  const message = err instanceof Error ? err.message : String(err);
+  const raw = err instanceof Error ? err.message : String(err);
+  const message = ENCRYPTED_PAYLOAD.test(raw) ? `${raw.split('\n')[0]}: ${MISSING_KEYS_HINT}` : raw;
   if (err instanceof CliError) return { exitCode: err.exitCode, code: err.code, message, details: err.details };
   if (err instanceof InvalidJobInputError)
     return { exitCode: ExitCode.InvalidInput, code: 'invalid_input', message, details: { problems: err.problems } };

@@ -119,12 +119,12 @@ export function planJobs(
 function inputFor(id: string, kind: JobKind, callbacks: boolean, timing: Timing): ReviewThenGenerateInput {
   const base = `https://cdn.example.com/soak/${id}`;
   const image = (name: string) => ({
-    type: 'image_url',
+    type: 'image_url' as const,
     image_url: { url: `${base}/${name}.jpg` },
     role: 'reference_image',
   });
   const prompt = `[job ${id}] A person walks along the beach at sunset${kind === 'video-failed' ? ' (video-fail)' : ''}`;
-  const content: unknown[] = [{ type: 'text', text: prompt }];
+  const content: ReviewThenGenerateInput['task']['content'] = [{ type: 'text', text: prompt }];
   if (kind === 'rejected') content.push(image('portrait'), image('reject-this'));
   else if (kind === 'review-failed') content.push(image('review-fail'));
   else if (kind === 'review-cancelled') content.push(image('review-cancel'));

@@ -5,9 +5,10 @@
 //
 //	go run . --key <business key> [--cancel-at-stage generating] '<job input JSON>'
 //
-// Environment: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
-// (default review-video), and PAYLOAD_ENCRYPTION_KEYS (`id:base64key,...`, the worker's keys) when the
-// worker encrypts payloads. Prints one JSON object: the outcome, the stages the progress query showed, and
+// Environment: TEMPORAL_ADDRESS (default `localhost:7233`), TEMPORAL_NAMESPACE (default `default`),
+// TEMPORAL_TASK_QUEUE (default `video-generation`: the package's defaults, so that with nothing set it meets
+// the package's worker with nothing set), and PAYLOAD_ENCRYPTION_KEYS (`id:base64key,...`, the worker's
+// keys) when the worker encrypts payloads. Prints one JSON object: the outcome, the stages the progress query showed, and
 // the result, the failure (type, message, details) or the cancellation.
 package main
 
@@ -93,7 +94,7 @@ func run(ctx context.Context, job map[string]any, key, cancelAtStage string) (*O
 	// (the run still running or closed) returns that run instead of starting another job.
 	workflowRun, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    key,
-		TaskQueue:             getenv("TEMPORAL_TASK_QUEUE", "review-video"),
+		TaskQueue:             getenv("TEMPORAL_TASK_QUEUE", "video-generation"),
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 	}, "ReviewThenGenerate", job)
 	if err != nil {

@@ -5,9 +5,10 @@ off and on. Plain JSON in and out: the shapes are in the package's schemas/*.sch
 
     python caller.py '<job input JSON>' --key <business key> [--cancel-at-stage generating]
 
-Environment: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
-(default review-video), and PAYLOAD_ENCRYPTION_KEYS (`id:base64key,...`, the worker's keys) when the
-worker encrypts payloads. Prints one JSON object: the outcome, the stages the progress query showed, and
+Environment: TEMPORAL_ADDRESS (default `localhost:7233`), TEMPORAL_NAMESPACE (default `default`),
+TEMPORAL_TASK_QUEUE (default `video-generation`: the package's defaults, so that with nothing set it meets the
+package's worker with nothing set), and PAYLOAD_ENCRYPTION_KEYS (`id:base64key,...`, the worker's keys)
+when the worker encrypts payloads. Prints one JSON object: the outcome, the stages the progress query showed, and
 the result, the failure (type, message, details) or the cancellation.
 """
 
@@ -85,7 +86,7 @@ async def run(job: dict[str, Any], key: str, cancel_at_stage: Optional[str]) -> 
         "ReviewThenGenerate",
         job,
         id=key,
-        task_queue=os.environ.get("TEMPORAL_TASK_QUEUE", "review-video"),
+        task_queue=os.environ.get("TEMPORAL_TASK_QUEUE", "video-generation"),
         id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
     )
     stages: list[str] = []

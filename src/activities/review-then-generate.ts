@@ -27,6 +27,7 @@ import { createBatchActivities } from './batch.js';
 import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
 import { createGatewayActivities } from './gateway.js';
+import { createJobNeedsActivities } from './job-needs.js';
 import { createStoreActivities } from './store-video.js';
 import type { VideoStore } from '../store/types.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
@@ -117,6 +118,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
     ...createBatchActivities(),
     ...createGatewayActivities(deps),
     ...createStoreActivities(deps),
+    ...createJobNeedsActivities(deps),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome> {
       return sendWithinQuota(reviewSlot(), input.admission, async () => {
         const body = reviewBody(input);

@@ -56,6 +56,13 @@ async function main() {
     encryption: describeEncryption(dataConverter),
     paths: ['/callbacks/{review|video}/{workflowId}', '/healthz', '/readyz', '/metrics'],
   });
+  if (!dataConverter)
+    // Not refused: a deployment without encryption is valid. But the receiver cannot tell whether the
+    // workers encrypt, and if they do, every signal it sends would sit in the history in clear.
+    log.warn(
+      "callback receiver: payload encryption is off: its signals (each callback's task record) are written in clear; when the workers set PAYLOAD_ENCRYPTION_KEYS, give this receiver the same keys",
+      { encryption: 'off' },
+    );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -19,6 +19,7 @@ import { describeRun, type RunDescription } from './describe.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { inputFingerprint } from './fingerprint.js';
 import { jobMetadata } from '../model/job-metadata.js';
+import { ruleInOurWords } from '../model/validation.js';
 
 export const JOB_WORKFLOW_TYPE = 'ReviewThenGenerate';
 
@@ -79,10 +80,12 @@ export async function getReviewJob(client: Client, businessKey: string): Promise
 
 export async function startReviewThenGenerate(client: Client, options: StartJobOptions): Promise<ReviewJobHandle> {
   const problems = [];
-  const key = businessKeySchema().safeParse(options.businessKey);
+  const key = businessKeySchema().safeParse(options.businessKey, { error: ruleInOurWords });
   if (!key.success) problems.push(...key.error.issues.map((i) => ({ field: 'businessKey', rule: i.message })));
   const validation = validateReviewThenGenerateInput(options.input);
-  if (!validation.ok) problems.push(...validation.problems.map((p) => ({ field: `input.${p.field}`, rule: p.rule })));
+  // The whole input's problems are at `(input)`: here it has a name of its own.
+  const inInput = (field: string) => (field === '(input)' ? 'input' : `input.${field}`);
+  if (!validation.ok) problems.push(...validation.problems.map((p) => ({ field: inInput(p.field), rule: p.rule })));
   if (problems.length > 0 || !validation.ok) throw new InvalidJobInputError(problems);
 
   const workflowId = options.businessKey;

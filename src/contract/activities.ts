@@ -21,6 +21,7 @@ import type {
   VideoCreateInput,
   VideoCreateOutcome,
 } from './activity-io.js';
+import type { JobNeedsActivities } from './job-needs.js';
 import type { GatewayTaskSummary, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
 
 /** The review and video tasks of ReviewThenGenerate (native task API). */
@@ -66,4 +67,5 @@ export interface BatchActivities {
 }
 
 /** Every activity of the package: what `createActivities` builds and a worker registers. */
-export interface Activities extends TaskActivities, GatewayActivities, StoreActivities, BatchActivities {}
+export interface Activities
+  extends TaskActivities, GatewayActivities, StoreActivities, BatchActivities, JobNeedsActivities {}

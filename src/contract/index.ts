@@ -29,6 +29,7 @@ export type {
 } from './activity-io.js';
 export { LONGEST_IN_ATTEMPT_WAIT_MS, queryBackoffMs } from './activity-io.js';
 export type { GatewayTaskSummary, QueryOutcome, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
+export type { JobNeeds, JobNeedsActivities, JobNeedsAnswer } from './job-needs.js';
 export { reviewCallbackSignal, videoCallbackSignal, type CallbackSignal } from './signals.js';
 export {
   allSearchAttributes,

@@ -5,7 +5,7 @@ import { lazy } from '../model/lazy.js';
 import { DEFAULT_PRIORITY } from '../model/priority.js';
 import { notifyOptionsSchema, type NotifyEvent } from '../model/notify.js';
 import type { ValidationIssue } from '../model/validation.js';
-import type { CreateTaskBody } from '../model/video/schemas.js';
+import type { CreateTaskBody, createTaskBodySchema } from '../model/video/schemas.js';
 import type { planReviewBatches } from '../model/review/schemas.js';
 
 export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
@@ -31,6 +31,9 @@ export type Timing = { -readonly [K in keyof typeof DEFAULT_TIMING]: number } & 
 
 /** Priorities run from 1 (highest) to 5 (Temporal's default range); a job without one is 3. */
 export const JOB_PRIORITY = { min: 1, max: 5, default: DEFAULT_PRIORITY } as const;
+
+/** One rule for every way a priority misses, naming the range. */
+const PRIORITY_RULE = `must be an integer from ${JOB_PRIORITY.min} (highest) to ${JOB_PRIORITY.max}`;
 
 const ms = (min: number) =>
   z
@@ -73,7 +76,12 @@ export const reviewThenGenerateInputSchema = lazy(() =>
   z
     .object({
       /** The spec's create body (snake_case wire names) without `callback_url`. */
-      task: z.record(z.string(), z.unknown()),
+      task: z.record(z.string(), z.unknown(), {
+        error: (i) =>
+          i.input === undefined
+            ? 'is required (the create body: model, content, ...)'
+            : 'must be an object (the create body)',
+      }),
       review: reviewOptionsSchema().optional(),
       callbacks: z.boolean().optional(),
       /** Opt-in: after an ambiguous submit that nothing confirmed, send it again (may duplicate a task). */
@@ -86,7 +94,12 @@ export const reviewThenGenerateInputSchema = lazy(() =>
       /** Set by ReviewThenGenerateBatch on its children; shown as the BatchId search attribute. */
       batchId: z.string().min(1).max(200).optional(),
       /** 1 (highest) to 5: the order in which waiting jobs get the provider's slots, and Temporal's task priority. */
-      priority: z.number().int().min(JOB_PRIORITY.min).max(JOB_PRIORITY.max).optional(),
+      priority: z
+        .number({ error: PRIORITY_RULE })
+        .int(PRIORITY_RULE)
+        .min(JOB_PRIORITY.min, PRIORITY_RULE)
+        .max(JOB_PRIORITY.max, PRIORITY_RULE)
+        .optional(),
       /** The tenant: jobs waiting for slots are served across tenants in turn (default: the batch id, or `default`). */
       fairnessKey: z
         .string()
@@ -112,7 +125,17 @@ export const businessKeySchema = lazy(() =>
     .regex(/^[^\s\p{C}]+$/u, 'must be printable characters without spaces'),
 );
 
-export type ReviewThenGenerateInput = z.input<ReturnType<typeof reviewThenGenerateInputSchema>>;
+/**
+ * `task` as a caller writes it: the create body's fields, inferred from its zod schema (createTaskBodySchema),
+ * without `callback_url` (the activity adds it). Closed: a misspelt or unknown field fails type-checking
+ * (validation still passes unknown fields through to the service, as the spec's body allows).
+ */
+export type JobTask = Omit<z.input<z.ZodObject<ReturnType<typeof createTaskBodySchema>['shape']>>, 'callback_url'>;
+
+/** The input a caller sends: `task` is the create body's type, the rest as the input schema reads it. */
+export type ReviewThenGenerateInput = Omit<z.input<ReturnType<typeof reviewThenGenerateInputSchema>>, 'task'> & {
+  task: JobTask;
+};
 
 /** A validated input with every default applied and the review plan worked out. */
 export interface ReviewThenGenerateJob {

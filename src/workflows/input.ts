@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { assetTypeOf, planReviewBatches } from '../model/review/schemas.js';
 import { isHttpUrl, nonPublicUrlReason } from '../model/url-rules.js';
 import { DEFAULT_NOTIFY_EVENTS, type NotifyOptions } from '../model/notify.js';
-import { fieldPath, type ValidationIssue } from '../model/validation.js';
+import { fieldPath, ruleInOurWords, type ValidationIssue } from '../model/validation.js';
 import { validateCreateTaskBody } from '../model/video/schemas.js';
 import { DEFAULT_FAIRNESS_KEY } from '../model/priority.js';
 import {
@@ -39,7 +39,7 @@ function parseFields(
   const out: Record<string, unknown> = {};
   for (const key of known) {
     if (skip.includes(key)) continue;
-    const r = shape[key]!.safeParse(value[key]);
+    const r = shape[key]!.safeParse(value[key], { error: ruleInOurWords });
     if (r.success) out[key] = r.data;
     else
       problems.push(

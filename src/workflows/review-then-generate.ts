@@ -18,6 +18,7 @@ import { releaseQuotaSlots } from './admission/job-slot.js';
 import { createVideoTaskOnce, waitForVideo, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
 import { countJob, recordStage } from './job-metrics.js';
+import { checkJobNeeds } from './job-needs.js';
 import { JobNotifier } from './notify.js';
 import { cancelOrphans, watchForOrphans } from './orphans.js';
 import { reviewAll } from './review-stage.js';
@@ -33,6 +34,8 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();
+  // Everything the job needs from this worker, before any call: nothing is paid for that it cannot finish.
+  await checkJobNeeds(job);
   const run = new RunState(job, reviewThenGenerateActivities(job.timing));
   const notify = await JobNotifier.forJob(job);
   setHandler(progressQuery, () => notify.progress(run.progress));

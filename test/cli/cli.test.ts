@@ -3,11 +3,16 @@
 // a pseudo-terminal) and schedules.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReviewThenGenerate } from '../../src/client/start.js';
+import { newPayloadKey } from '../../src/codec/keys.js';
+import { FileVideoStore } from '../../src/store/file-store.js';
+import { connectClient } from '../../src/temporal/connect-client.js';
+import { startStoreWorker } from '../store/support.js';
 import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { cliEnv, cliPath, repoRoot, runCli } from '../support/run-cli.js';
@@ -22,6 +27,13 @@ afterAll(async () => stack.stop());
 const cli = (args: string[], stdin?: string) =>
   runCli(args, { taskQueue: stack.taskQueue, ...(stdin !== undefined ? { stdin } : {}) });
 const tag = () => randomUUID().slice(0, 8);
+
+/** `status` prints the stage on one line only, the run's own. */
+function expectOneStageLine(stdout: string, stage: string) {
+  const lines = stdout.split('\n').filter((l) => /\bstage\b/i.test(l));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^stage: ${stage}\\b`));
+}
 
 describe('review-video CLI', () => {
   it('prints help for itself and each command, and exits 2 on usage errors', async () => {
@@ -91,8 +103,66 @@ describe('review-video CLI', () => {
     const text = await cli(['status', key]);
     expect(text.stdout).toContain('summary: video-model-1 · 1 media');
     expect(text.stdout).toContain('COMPLETED');
-    expect(text.stdout).toContain('last stage: generating');
-    expect(text.stdout).toContain('Stage: succeeded');
+    // One stage line, the run's own (the index keeps the last working stage, `generating`).
+    expectOneStageLine(text.stdout, 'succeeded');
+    expect(text.stdout).toContain(`video: ${started.result.videoUrl}`);
+  });
+
+  it('submit --wait and status of a stored job say where the video is: its address and the stored copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtg-cli-store-'));
+    const storing = await startStack({ noWorker: true });
+    const worker = await startStoreWorker(storing, new FileVideoStore(dir));
+    try {
+      const key = `cli-stored-${tag()}`;
+      const input = JSON.stringify(imageJob('https://cdn.example.com/cli/stored.jpg', { store: true }));
+      const run = await runCli(['submit', '--key', key, '--input', input, '--wait'], { taskQueue: storing.taskQueue });
+      expect(run.code, run.stderr).toBe(0);
+      const result = (await (await testClient()).workflow.getHandle(key).result()) as {
+        videoUrl: string;
+        stored: { url: string; bytes: number; sha256: string };
+      };
+      expect(result.stored.url).toMatch(/^file:\/\//);
+      expect(run.stdout).toContain(`video: ${result.videoUrl}`);
+      expect(run.stdout).toContain(
+        `stored: ${result.stored.url} (${result.stored.bytes} bytes, sha256 ${result.stored.sha256})`,
+      );
+
+      const status = await runCli(['status', key], { taskQueue: storing.taskQueue });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toContain(`video: ${result.videoUrl}`);
+      expect(status.stdout).toContain(
+        `stored: ${result.stored.url} (${result.stored.bytes} bytes, sha256 ${result.stored.sha256})`,
+      );
+      expectOneStageLine(status.stdout, 'succeeded');
+    } finally {
+      await worker.stop();
+      await storing.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a job whose payloads are encrypted, read without the keys: the error names PAYLOAD_ENCRYPTION_KEYS', async () => {
+    const key = `cli-encrypted-${tag()}`;
+    const keys = `cli-1:${newPayloadKey()}`;
+    const encrypting = await connectClient({ ...cliEnv(stack.taskQueue), PAYLOAD_ENCRYPTION_KEYS: keys });
+    try {
+      // A queue no worker polls: the run only has to exist, with its payloads encrypted.
+      await startReviewThenGenerate(encrypting.client, {
+        businessKey: key,
+        input: imageJob('https://cdn.example.com/cli/encrypted.jpg'),
+        taskQueue: `cli-no-worker-${tag()}`,
+      });
+      const run = await runCli(['status', key], {
+        taskQueue: stack.taskQueue,
+        env: { PAYLOAD_ENCRYPTION_KEYS: undefined, PAYLOAD_ENCRYPTION_KEYS_FILE: undefined },
+      });
+      expect(run.code).toBe(6);
+      expect(run.stderr).toContain('Unknown encoding: binary/encrypted');
+      expect(run.stderr).toMatch(/encrypted.*set PAYLOAD_ENCRYPTION_KEYS \(or PAYLOAD_ENCRYPTION_KEYS_FILE\)/);
+    } finally {
+      await (await testClient()).workflow.getHandle(key).terminate('test over');
+      await encrypting.close();
+    }
   });
 
   it('cancel cancels a running job and reports a closed one without error', async () => {

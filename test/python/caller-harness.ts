@@ -1,18 +1,19 @@
 // What test/python/caller.test.ts and test/go/caller.test.ts check of a caller in another language, run as
 // a subprocess against the dev server: it starts ReviewThenGenerate by name with plain JSON, polls
 // `progress`, and prints the result, a typed failure with its details, or a cancellation, as JSON. Encryption
-// off (our in-process worker) and on (our worker process with PAYLOAD_ENCRYPTION_KEYS; the caller's own
-// codec). What it prints validates against the shipped JSON Schemas (ajv).
+// off and on (our worker process, with PAYLOAD_ENCRYPTION_KEYS or without; the caller's own codec), each in a
+// namespace of its own where neither the worker nor the caller is told a task queue (caller-stack.ts). What
+// it prints validates against the shipped JSON Schemas (ajv).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPayloadKey } from '../../src/codec/keys.js';
-import { startEncryptedStack, type EncryptedStack } from '../codec/encrypted-stack.js';
-import { imageJob, withStack, type Stack } from '../support/stack.js';
-import { temporalAddress, testClient } from '../support/temporal.js';
+import { DEFAULT_TASK_QUEUE } from '../../src/config.js';
+import { imageJob, workflowBundle } from '../support/stack.js';
+import { startCallerStack, type CallerStack } from './caller-stack.js';
 
 export interface CallerUnderTest {
   /** As the describe blocks name it: 'Python', 'Go'. */
@@ -56,6 +57,8 @@ export function describeCaller(caller: CallerUnderTest): void {
   const tag = randomUUID().slice(0, 8);
   const urlOf = (name: string) => `https://cdn.example.com/people/${prefix}-${name}-${tag}.jpg`;
   const keyOf = (name: string) => `${prefix}-${name}-${tag}`;
+  /** The business keys the caller was given: the runs whose histories are checked at the end. */
+  const started = new Set<string>();
 
   function runCaller(env: Record<string, string>, name: string, callbacks = true, cancelAtStage?: string) {
     const input = imageJob(urlOf(name), { callbacks });
@@ -64,6 +67,7 @@ export function describeCaller(caller: CallerUnderTest): void {
       { type: 'image_url', image_url: { url: urlOf(name) }, role: 'reference_image' },
     ];
     const { file, args } = caller.command(JSON.stringify(input), keyOf(name), cancelAtStage);
+    started.add(keyOf(name));
     return new Promise<CallerOutput>((resolve, reject) => {
       const child = spawn(file, args, {
         env: { PATH: process.env.PATH ?? '', ...caller.env, ...env },
@@ -113,13 +117,14 @@ export function describeCaller(caller: CallerUnderTest): void {
   }
 
   /** Cancelled while it generates: the run ends cancelled, and its video task is cancelled. */
-  async function cancelsWhileGenerating(env: Record<string, string>, mode: string, sandbox: Stack['sandbox']) {
+  async function cancelsWhileGenerating(stack: CallerStack, env: Record<string, string>, mode: string) {
+    const { sandbox } = stack;
     const name = `${mode}-cancel`;
     sandbox.setVideoOutcome({ promptIncludes: `${prefix} ${name} ${tag}` }, 'succeeded', 60_000);
     const out = await runCaller(env, name, false, 'generating');
     expect(out.outcome).toBe('cancelled');
     expect(out.stages).toContain('generating');
-    const history = await (await testClient()).workflow.getHandle(keyOf(name)).fetchHistory();
+    const history = await stack.rawClient.workflow.getHandle(keyOf(name)).fetchHistory();
     expect(history.events?.at(-1)?.workflowExecutionCanceledEventAttributes).toBeTruthy();
     const { taskId } = out.lastProgress as { taskId?: string };
     expect(taskId).toBeTruthy();
@@ -128,41 +133,53 @@ export function describeCaller(caller: CallerUnderTest): void {
     return history;
   }
 
-  describe(`the ${caller.name} caller, encryption off`, () => {
-    let stack: Stack;
-    withStack({ sandbox: { reviewDurationMs: 300, videoDurationMs: 600 } }, (s) => (stack = s));
-    const env = () => ({
-      TEMPORAL_ADDRESS: temporalAddress(),
-      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
+  /** Each mode: its own namespace, our worker process on its default task queue, the caller told none. */
+  function withCallerStack(mode: string, keys: string | undefined, use: (stack: CallerStack) => void) {
+    let stack: CallerStack | undefined;
+    beforeAll(async () => {
+      await workflowBundle();
+      stack = await startCallerStack(`callers-${prefix}-${mode}-${tag}`, keys, {
+        reviewDurationMs: 300,
+        videoDurationMs: 600,
+      });
+      use(stack);
     });
+    afterAll(async () => {
+      if (!stack) return;
+      const runs = [...started].filter((key) => key.startsWith(`${prefix}-${mode}-`));
+      try {
+        expect(await stack.checkHistories(runs)).toBe(runs.length);
+      } finally {
+        await stack.stop();
+      }
+    });
+  }
 
-    it('starts a job by name, polls progress, reads the result and a typed failure with its details', async () => {
-      await succeedsAndFailsTyped(env(), 'plain', (url) => stack.sandbox.setReviewVerdict(url, verdict));
+  /** The worker's queue is the package's default, and the caller was told none. */
+  function expectDefaultQueue(stack: CallerStack) {
+    expect(stack.worker.output()).toContain(`worker: task queue ${DEFAULT_TASK_QUEUE} `);
+  }
+
+  describe(`the ${caller.name} caller, encryption off`, () => {
+    let stack: CallerStack;
+    withCallerStack('plain', undefined, (s) => (stack = s));
+
+    it('starts a job by name on the default task queue, polls progress, reads the result and a typed failure', async () => {
+      expectDefaultQueue(stack);
+      await succeedsAndFailsTyped(stack.callerEnv, 'plain', (url) => stack.sandbox.setReviewVerdict(url, verdict));
     });
 
     it('cancels a job while it generates: the run ends cancelled, its video task cancelled', async () => {
-      await cancelsWhileGenerating(env(), 'plain', stack.sandbox);
+      await cancelsWhileGenerating(stack, stack.callerEnv, 'plain');
     });
   });
 
   describe(`the ${caller.name} caller, encryption on (its own AES-256-GCM codec, the keys of the worker)`, () => {
     const keyId = `${prefix}-1`;
     const KEYS = `${keyId}:${newPayloadKey()}`;
-    let stack: EncryptedStack;
-    beforeAll(async () => {
-      stack = await startEncryptedStack(KEYS, { reviewDurationMs: 300, videoDurationMs: 600 });
-      await stack.worker(KEYS);
-    });
-    afterAll(async () => {
-      await stack?.stop();
-    });
-    const env = () => ({
-      TEMPORAL_ADDRESS: temporalAddress(),
-      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-      TEMPORAL_TASK_QUEUE: stack.taskQueue,
-      PAYLOAD_ENCRYPTION_KEYS: KEYS,
-    });
+    let stack: CallerStack;
+    withCallerStack('enc', KEYS, (s) => (stack = s));
+    const env = () => ({ ...stack.callerEnv, PAYLOAD_ENCRYPTION_KEYS: KEYS });
     /** What Temporal stores (no codec) is ciphertext under the caller's key id. */
     function expectEncrypted(payload: { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null }) {
       expect(Buffer.from(payload.metadata!.encoding!).toString()).toBe('binary/encrypted');
@@ -171,16 +188,17 @@ export function describeCaller(caller: CallerUnderTest): void {
     }
 
     it('reads the result and the typed failure (message included) of runs whose payloads are encrypted', async () => {
+      expectDefaultQueue(stack);
       await succeedsAndFailsTyped(env(), 'enc', (url) => stack.sandbox.setReviewVerdict(url, verdict));
       // The input the caller sent, and the result, are ciphertext.
-      const history = await (await testClient()).workflow.getHandle(keyOf('enc-ok')).fetchHistory();
+      const history = await stack.rawClient.workflow.getHandle(keyOf('enc-ok')).fetchHistory();
       const events = history.events ?? [];
       expectEncrypted(events[0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
       expectEncrypted(events.at(-1)!.workflowExecutionCompletedEventAttributes!.result!.payloads![0]!);
     });
 
     it('cancels a job whose payloads are encrypted while it generates: the run ends cancelled', async () => {
-      const history = await cancelsWhileGenerating(env(), 'enc', stack.sandbox);
+      const history = await cancelsWhileGenerating(stack, env(), 'enc');
       expectEncrypted(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
     });
   });

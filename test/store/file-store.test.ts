@@ -1,6 +1,7 @@
 // The local-folder store on the dev server: a job with `store: true` copies its video to VIDEO_STORE
 // (file:///dir), streamed, hashed, under a key from the workflow id and task id; an expired address is
-// refreshed by a query; a reset mid-stream is retried; a job's failure to store is VideoStoreFailed; and a
+// refreshed by a query; a reset mid-stream is retried; a job's failure to store is VideoStoreFailed; a job
+// asking to store on a worker without a store is refused before any call; and a
 // worker SIGKILLed mid-stream leaves only a temporary file, which the retry discards.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -44,8 +45,8 @@ function expectedSha256(taskId: string, bytes: number): string {
 
 const storeJob = (prompt: string) => {
   const job = imageJob(undefined, { store: true });
-  const content = job.task.content as unknown[];
-  return { ...job, task: { ...job.task, content: [{ type: 'text', text: prompt }, ...content.slice(1)] } };
+  const content = job.task.content;
+  return { ...job, task: { ...job.task, content: [{ type: 'text' as const, text: prompt }, ...content.slice(1)] } };
 };
 
 it('a job with store: true copies its video to the folder and returns stored { url, bytes, sha256, contentType }', async () => {
@@ -118,14 +119,21 @@ it('an address that stays expired after the refresh fails the run as VideoStoreF
   expect((await handle.query('progress')) as { stage: string }).toMatchObject({ stage: 'failed' });
 });
 
-it('a job with store: true on a worker without VIDEO_STORE fails as VideoStoreFailed, naming the setting', async () => {
+it('a job with store: true on a worker without VIDEO_STORE is refused at its start, before any call, naming the setting', async () => {
   const noStore = await startStoreWorker(stack, undefined);
   await worker?.stop();
   try {
+    const callsBefore = stack.sandbox.requests().length;
     const handle = await stack.start(storeJob('no store here'));
     const err = (await handle.result().catch((e: unknown) => e)) as WorkflowFailedError;
-    expect((err.cause as ApplicationFailure).type).toBe(FailureType.VideoStoreFailed);
-    expect(err.cause?.message).toMatch(/no VIDEO_STORE/);
+    const cause = err.cause as ApplicationFailure;
+    expect(cause.type).toBe(FailureType.InvalidInput);
+    expect(cause.message).toMatch(/store: .*VIDEO_STORE/);
+    expect(cause.details?.[0]).toEqual({
+      problems: [{ field: 'store', rule: expect.stringContaining('VIDEO_STORE') as string }],
+    });
+    // Nothing was paid for: no review submit, no video create, no call of any kind.
+    expect(stack.sandbox.requests().slice(callsBefore)).toEqual([]);
   } finally {
     await noStore.stop();
     worker = await startStoreWorker(stack, new FileVideoStore(dir));

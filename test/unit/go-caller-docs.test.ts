@@ -2,11 +2,18 @@
 // examples/go/main.go or codec.go, the code test/go/caller.test.ts builds and runs, so the page cannot
 // drift from it.
 import { describe, expect, it } from 'vitest';
-import { expectVerbatimExcerpts, readRepoFile } from './caller-docs.js';
+import { expectPackageDefaults, expectVerbatimExcerpts, readRepoFile } from './caller-docs.js';
 
 describe('the Go caller in docs/starting-jobs.md', () => {
   it('shows only verbatim excerpts of examples/go/main.go and codec.go', () => {
     expectVerbatimExcerpts('go', ['examples/go/main.go', 'examples/go/codec.go'], 8);
+  });
+
+  it("falls back to the package's defaults: address, namespace and the workers' task queue", () => {
+    expectPackageDefaults(
+      'examples/go/main.go',
+      (source, variable) => new RegExp(`getenv\\("${variable}", "([^"]*)"\\)`).exec(source)?.[1],
+    );
   });
 
   it('names the Go SDK version go.mod requires, and go.sum holds its checksums', () => {

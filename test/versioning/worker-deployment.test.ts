@@ -99,7 +99,7 @@ const PINNED = proto.temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIO
 /** A job (polling only: these workers have no callback address) reviewing `url`, saying `prompt`. */
 function start(url: string, prompt?: string): Promise<WorkflowHandle> {
   const job = imageJob(url, { callbacks: false });
-  const content = job.task.content as unknown[];
+  const content = job.task.content;
   if (prompt) job.task.content = [{ type: 'text', text: prompt }, ...content.slice(1)];
   return client.workflow.start('ReviewThenGenerate', {
     taskQueue,

@@ -22,7 +22,7 @@ async function runAndCost(callbacks: boolean) {
   const marker = `cost-${randomUUID()}`;
   stack.sandbox.setVideoOutcome({ promptIncludes: marker }, 'succeeded', callbacks ? 200 : 4_000);
   const input = imageJob(`https://cdn.example.com/cost/${callbacks ? 'cb' : 'poll'}.jpg`, { callbacks });
-  const content = input.task.content as Array<Record<string, unknown>>;
+  const content = input.task.content;
   input.task.content = [{ type: 'text', text: `A person walks along the beach ${marker}` }, ...content.slice(1)];
   const handle = await startReviewThenGenerate(client, { businessKey: marker, taskQueue: stack.taskQueue, input });
   stack.handles.push(client.workflow.getHandle(handle.workflowId));

@@ -58,7 +58,7 @@ describe('validateReviewThenGenerateInput: every problem in one pass', () => {
     expect(rule('review.groupSource')).toContain("'' or 'real_person' when review.groupId is sent");
     expect(rule('review.urls[1]')).toContain('has no supported extension');
     expect(rule('review.urls[2]')).toContain('192.168.0.7 is a private address (192.168.0.0/16)');
-    expect(rule('callbacks')).toMatch(/boolean/);
+    expect(rule('callbacks')).toBe('must be true or false');
     expect(rule('timing')).toContain('pollEveryMs');
     expect(rule('priority')).toMatch(/5/);
     expect(rule('fairnessKey')).toContain('without spaces');

@@ -4,21 +4,22 @@ import type { Client } from '@temporalio/client';
 import { describeRun } from '../../client/describe.js';
 import { admissionGateId, slotPositionQuery } from '../../contract/admission.js';
 import { BATCH_WORKFLOW_TYPE, batchProgressQuery, type BatchProgress } from '../../workflows/batch-input.js';
-import { progressQuery, type Progress } from '../../workflows/definitions.js';
+import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../../workflows/definitions.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, plainMarkdown, usage } from '../io.js';
 import { progressText } from '../progress.js';
+import { whereTheVideoIs } from '../result-text.js';
 import type { Command } from './context.js';
 
 export const STATUS_HELP = `Usage: review-video status <business-key | batch-id> [--json]
 
-Shows the run's status, static summary and details, current details (stage by stage), search attributes
-and progress; a job waiting for the provider's quota, its place in line. Exit 4 when no such workflow
-exists.
+Shows the run's status, static summary and details, its stage (one line), current details, search
+attributes and progress; a finished job, its video's address and stored copy; a job waiting for the
+provider's quota, its place in line. Exit 4 when no such workflow exists.
 
 Options:
   --address, --namespace Temporal frontend and namespace
-  --json                 print one JSON document (describe + progress)
+  --json                 print one JSON document (describe + progress, and a finished job's result)
   -h, --help`;
 
 /** How long `status` waits for the progress query before printing without it. */
@@ -42,20 +43,31 @@ export const status: Command = async (ctx) => {
     )
     .catch(() => undefined);
   const quotaPosition = await positionInLine(client, progress);
-  ctx.out.result({ ...d, progress, ...(quotaPosition !== undefined ? { quotaPosition } : {}) });
+  // A finished job's result says where its video is; a closed run answers at once.
+  const result =
+    d.type === 'ReviewThenGenerate' && d.status === 'COMPLETED'
+      ? await (handle.result() as Promise<ReviewThenGenerateResult>).catch(() => undefined)
+      : undefined;
+  ctx.out.result({
+    ...d,
+    progress,
+    ...(quotaPosition !== undefined ? { quotaPosition } : {}),
+    ...(result ? { result } : {}),
+  });
   ctx.out.text(`${d.workflowId}  ${d.type}  ${d.status}  (run ${d.runId}, ${d.historyLength} events)`);
   if (d.staticSummary) ctx.out.text(`summary: ${d.staticSummary}`);
   const sa = d.searchAttributes;
   const facts = [
-    // A closed run keeps the last working stage it reached; its outcome is the status printed above.
-    sa.ReviewStage && (d.status === 'RUNNING' ? `stage: ${sa.ReviewStage}` : `last stage: ${sa.ReviewStage}`),
+    stageFact(d.status, progress, sa.ReviewStage),
     sa.VideoModel && `model: ${sa.VideoModel}`,
     sa.ReviewTaskIds?.length && `review tasks: ${sa.ReviewTaskIds.join(', ')}`,
     sa.VideoTaskId && `video task: ${sa.VideoTaskId}`,
     sa.BatchId && `batch: ${sa.BatchId}`,
   ].filter(Boolean);
   if (facts.length > 0) ctx.out.text(facts.join('  '));
-  for (const line of plainMarkdown(d.currentDetails)) ctx.out.text(`  ${line}`);
+  // The stage is printed once, above: the current details' own stage line would repeat it.
+  for (const line of plainMarkdown(d.currentDetails).filter((l) => !l.startsWith('Stage:'))) ctx.out.text(`  ${line}`);
+  if (result) for (const line of whereTheVideoIs(result)) ctx.out.text(line);
   if (progress && 'batchId' in progress) ctx.out.text(`progress: ${progressText(progress)}`);
   if (progress && 'admission' in progress && progress.admission && quotaPosition !== undefined)
     ctx.out.text(
@@ -63,6 +75,20 @@ export const status: Command = async (ctx) => {
     );
   return ExitCode.Ok;
 };
+
+/**
+ * The one stage line: the run's own answer (`progress`) when a worker gave it; else the index, which keeps
+ * the last working stage a closed run reached (its outcome is the status printed above it).
+ */
+function stageFact(
+  status: string,
+  progress: Progress | BatchProgress | undefined,
+  indexed: string | undefined,
+): string | undefined {
+  if (progress && 'stage' in progress) return `stage: ${progress.stage}`;
+  if (!indexed) return undefined;
+  return status === 'RUNNING' ? `stage: ${indexed}` : `last working stage: ${indexed}`;
+}
 
 /** A job waiting for the provider's quota: how many jobs the gate would admit before it (its `slotPosition`). */
 async function positionInLine(

@@ -7,6 +7,7 @@ import { startReviewThenGenerate } from '../../client/start.js';
 import type { ReviewThenGenerateInput } from '../../workflows/input.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, readJson, usage } from '../io.js';
+import { whereTheVideoIs } from '../result-text.js';
 import type { Command } from './context.js';
 
 export const SUBMIT_HELP = `Usage: review-video submit --key <business-key> (--input <json> | --input-file <path|->) [options]
@@ -68,7 +69,8 @@ export const submit: Command = async (ctx) => {
   }
   try {
     const result = await job.result();
-    ctx.out.text(`${job.workflowId}: succeeded: video ${result.videoUrl ?? '(no URL)'} (video task ${result.taskId})`);
+    ctx.out.text(`${job.workflowId}: succeeded`);
+    for (const line of whereTheVideoIs(result)) ctx.out.text(`${job.workflowId}: ${line}`);
     ctx.out.result({ ...started, status: 'succeeded', result });
     return ExitCode.Ok;
   } catch (err) {

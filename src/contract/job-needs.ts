@@ -1,0 +1,18 @@
+// What a job needs from the worker that runs it, asked once at the job's start, before any call to the
+// services: a job the worker cannot finish is refused (InvalidInput naming the field and the worker's
+// setting) instead of failing after its video was paid for. One need per input field that depends on a
+// worker setting; a job that needs nothing asks nothing (no command).
+import type { ValidationIssue } from '../model/validation.js';
+
+/** The worker settings a job depends on, by the input field that asks for them. */
+export interface JobNeeds {
+  /** `store: true`: a VIDEO_STORE to copy the finished video to. */
+  store?: true;
+}
+
+export type JobNeedsAnswer = { ok: true } | { ok: false; problems: ValidationIssue[] };
+
+export interface JobNeedsActivities {
+  /** Answers from the worker's own settings; calls nothing. */
+  rtgCheckJobNeeds(needs: JobNeeds): Promise<JobNeedsAnswer>;
+}

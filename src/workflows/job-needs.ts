@@ -1,0 +1,39 @@
+// The job's side of src/contract/job-needs.ts: at the start, before any call, the worker says whether it
+// has every setting the job depends on. A job that needs nothing schedules nothing; one the worker
+// cannot finish fails InvalidInput naming the field and the setting (e.g. `store: needs VIDEO_STORE ...`).
+import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { invalidRunInput } from '../contract/index.js';
+import type { JobNeeds, JobNeedsActivities } from '../contract/job-needs.js';
+import { FailureType } from '../model/failure-types.js';
+import { formatIssues, type ValidationIssue } from '../model/validation.js';
+import type { ReviewThenGenerateJob } from './input.js';
+import { countJob } from './job-metrics.js';
+
+export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store'>): JobNeeds {
+  return { ...(job.store ? { store: true as const } : {}) };
+}
+
+/** Throws InvalidInput when the worker lacks a setting the job needs; schedules nothing when it needs none. */
+export async function checkJobNeeds(job: Pick<ReviewThenGenerateJob, 'store'>): Promise<void> {
+  const needs = jobNeeds(job);
+  const fields = Object.keys(needs);
+  if (fields.length === 0) return;
+  const { rtgCheckJobNeeds } = proxyActivities<JobNeedsActivities>({
+    startToCloseTimeout: '10s',
+    retry: { maximumAttempts: 3 },
+    summary: 'what this job needs from its worker',
+  });
+  let problems: ValidationIssue[];
+  try {
+    const answer = await rtgCheckJobNeeds(needs);
+    if (answer.ok) return;
+    problems = answer.problems;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    // A worker whose activities lack the check (built before it existed) cannot vouch for the job either.
+    const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    problems = fields.map((field) => ({ field, rule: `cannot be checked by this worker (${why})` }));
+  }
+  countJob('failed', FailureType.InvalidInput);
+  throw invalidRunInput(formatIssues(problems), problems);
+}
