@@ -5,7 +5,7 @@ import { lazy } from '../model/lazy.js';
 import { DEFAULT_PRIORITY } from '../model/priority.js';
 import { notifyOptionsSchema, type NotifyEvent } from '../model/notify.js';
 import type { ValidationIssue } from '../model/validation.js';
-import type { CreateTaskBody, createTaskBodySchema } from '../model/video/schemas.js';
+import type { CreateTaskBody, CreateTaskBodyRules } from '../model/video/schemas.js';
 import type { planReviewBatches } from '../model/review/schemas.js';
 
 export type ReviewBatch = ReturnType<typeof planReviewBatches>[number];
@@ -130,7 +130,7 @@ export const businessKeySchema = lazy(() =>
  * without `callback_url` (the activity adds it). Closed: a misspelt or unknown field fails type-checking
  * (validation still passes unknown fields through to the service, as the spec's body allows).
  */
-export type JobTask = Omit<z.input<z.ZodObject<ReturnType<typeof createTaskBodySchema>['shape']>>, 'callback_url'>;
+export type JobTask = Omit<z.input<z.ZodObject<CreateTaskBodyRules['shape']>>, 'callback_url'>;
 
 /** The input a caller sends: `task` is the create body's type, the rest as the input schema reads it. */
 export type ReviewThenGenerateInput = Omit<z.input<ReturnType<typeof reviewThenGenerateInputSchema>>, 'task'> & {

@@ -189,6 +189,8 @@ const privateCreateBody = lazy(() => buildCreateTaskBodySchema({ allowPrivateUrl
 export const createTaskBodySchema = (options: UrlOptions = {}) =>
   options.allowPrivateUrls ? privateCreateBody() : publicCreateBody();
 export type CreateTaskBody = z.infer<ReturnType<typeof createTaskBodySchema>>;
+/** The create body's rules once nulls are dropped: its `shape` is the fields a caller writes. */
+export type CreateTaskBodyRules = ReturnType<typeof buildCreateTaskBodyRules>;
 
 /**
  * Checks a create body against every rule of the spec; reports all problems at once. Media and callback
