@@ -1,6 +1,6 @@
 // Which limits of the worker's settings apply to one create or submit (docs/operations.md, "Provider
 // quotas"): the gate it asks and what its ask carries. Pure functions of the settings.
-import type { GateLimits } from '../contract/index.js';
+import { DEFAULT_FAIRNESS_KEY, type GateLimits } from '../contract/index.js';
 import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
 
 /** A gate with only per-model limits still needs a capacity: one no account reaches. */
@@ -8,7 +8,8 @@ const NO_LIMIT = 1_000_000;
 
 /**
  * The video limits that apply to a create of `model` for `tenant`; undefined when none does (create at
- * once): no account or model cap applies, and the tenant has no daily budget.
+ * once): no account or model cap applies, and the tenant has no daily budget. A create without a tenant
+ * (every GenerateAndPoll's) is the gate's `default` tenant, charged to its budget like any other.
  */
 export function videoLimitsFor(
   settings: VideoAdmissionSettings | undefined,
@@ -17,7 +18,7 @@ export function videoLimitsFor(
 ): GateLimits | undefined {
   if (!settings) return undefined;
   const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel, budgets } = settings;
-  const budgeted = tenant !== undefined && budgets?.[tenant] !== undefined;
+  const budgeted = budgets?.[tenant ?? DEFAULT_FAIRNESS_KEY] !== undefined;
   if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined && !budgeted)
     return undefined;
   return {
