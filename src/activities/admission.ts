@@ -16,6 +16,7 @@ import {
   acquireSlotNowUpdate,
   acquireSlotSignal,
   admissionGateId,
+  grantIdOf,
   slotRefusedSignal,
   type AdmissionActivities,
   type AdmissionAsk,
@@ -61,9 +62,9 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
 
 /**
  * Asks, for the run of the current activity, a slot of the gate `wanted.settings.key` (starting the gate
- * if needed); true when the gate granted it at once.
+ * if needed); which grant (grantIdOf) when the gate granted it at once, else undefined.
  */
-export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<boolean> {
+export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<string | undefined> {
   const { settings, limits, group, seconds } = wanted;
   const ctx = Context.current();
   const run = ctx.info.workflowExecution;
@@ -91,11 +92,11 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
   const asking = asksAtOnce.get(settings.key) ?? 0;
   if (asking >= MAX_ASKS_AT_ONCE) {
     await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
-    return false;
+    return undefined;
   }
   asksAtOnce.set(settings.key, asking + 1);
   try {
-    const { granted } = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
+    const answer = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
       ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
         args: [slotAsk],
         startWorkflowOperation: new WithStartWorkflowOperation('AdmissionGate', {
@@ -106,13 +107,13 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
         }),
       }),
     );
-    return granted;
+    return answer.granted ? grantIdOf(answer) : undefined;
   } catch {
     // Throttled (a burst of asks: Temporal admits few updates to one workflow at a time), or slow: the
     // ask is signalled instead, and the run waits for the grant. If the update did reach the gate and
     // granted the slot, the gate tells the run when this signal arrives.
     await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
-    return false;
+    return undefined;
   } finally {
     asksAtOnce.set(settings.key, (asksAtOnce.get(settings.key) ?? 1) - 1);
   }
@@ -139,7 +140,8 @@ export async function sendWithinQuota<T>(
 ): Promise<T | QuotaAnswer> {
   if (wanted && ask && !ask.granted) {
     const slot = { key: wanted.settings.key, requestId: ask.requestId };
-    return (await askForSlot(wanted, ask)) ? { admitted: slot } : { queued: slot };
+    const grant = await askForSlot(wanted, ask);
+    return grant !== undefined ? { admitted: { ...slot, grant } } : { queued: slot };
   }
   try {
     return await send();

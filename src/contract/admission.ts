@@ -56,6 +56,11 @@ export interface GrantedSlot {
   runId: string;
   fairnessKey: string;
   group?: string;
+  /**
+   * Which grant this is: the gate's count of grants when it made it (continue-as-new carries the count).
+   * A lease check repeats it; a grant after a refusal has another. Unset in slots of gates before 0.3.0.
+   */
+  grant?: number;
   grantedAt: number;
   /** The gate checks the holder is still running when this passes, and frees the slot if not. */
   leaseUntil: number;
@@ -124,9 +129,19 @@ export interface GateStateView {
 
 export interface SlotGranted {
   requestId: string;
-  /** When this grant was made: a grant after a refusal is a new one, a lease check repeats the old time. */
+  /** Which grant (GrantedSlot.grant): a lease check repeats it, a grant after a refusal is another one. */
+  grant?: number;
+  /** When this grant was made. */
   grantedAt: number;
   leaseUntil: number;
+}
+
+/**
+ * How a run tells one grant of its request from another: by the gate's grant number, never by a time (a
+ * lease check repeats the grant it checks); by its time only from a gate that sends no number.
+ */
+export function grantIdOf(g: { grant?: number | undefined; grantedAt?: number | undefined }): string {
+  return g.grant !== undefined ? `#${g.grant}` : `@${g.grantedAt ?? 0}`;
 }
 
 /** A request the gate will not grant: its tenant's daily budget is spent and its job chose to fail. */
@@ -164,10 +179,10 @@ export function admissionGateId(key: string): string {
 export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
 /**
  * The same ask, answered at once (update-with-start from the create or submit activity): `granted` when
- * a slot was free and the request was next in line; then no `slotGranted` signal follows. Otherwise the
- * request waits, as if signalled.
+ * a slot was free and the request was next in line, with the grant's number (`grant`); then no
+ * `slotGranted` signal follows. Otherwise the request waits, as if signalled.
  */
-export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean }, [SlotAsk]>('acquireSlotNow');
+export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean; grant?: number }, [SlotAsk]>('acquireSlotNow');
 export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
 export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
 /** Sent by the gate to the requesting run. */

@@ -42,6 +42,12 @@ import { reportGate } from './gate-metrics.js';
 import { GateState } from './gate-state.js';
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
+
+/** The update's answer for a slot held: granted, and which grant (the run tells a lease check by it). */
+const grantedNow = (slot: GrantedSlot) => ({
+  granted: true,
+  ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
+});
 /** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
 export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 /** An idle gate wakes this often on a versioned worker, to move to a build made current meanwhile. */
@@ -72,7 +78,12 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const tell = (slot: GrantedSlot): void => {
     signalsInFlight++;
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
-      .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
+      .signal(slotGrantedSignal, {
+        requestId: slot.requestId,
+        ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
+        grantedAt: slot.grantedAt,
+        leaseUntil: slot.leaseUntil,
+      })
       .catch(() => {
         changed = gate.release(slot.requestId) || changed;
       })
@@ -104,16 +115,17 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     const now = Date.now();
     const added = gate.acquire({ ...ask, enqueuedAt: now });
     changed = added || changed;
-    if (gate.slotOf(ask.requestId)) return { granted: true };
+    const held = gate.slotOf(ask.requestId);
+    if (held) return grantedNow(held);
     // A request the gate already had (asked by a signal too: this update's answer may have no listener
     // left) is granted by the loop, with a signal, never silently in this answer.
     if (!added) return { granted: false };
-    let granted = false;
+    let granted: { granted: boolean; grant?: number } = { granted: false };
     for (const slot of gate.grant(now, now + leaseMs)) {
-      if (slot.requestId === ask.requestId) granted = true;
+      if (slot.requestId === ask.requestId) granted = grantedNow(slot);
       else tell(slot);
     }
-    return { granted };
+    return granted;
   });
 
   /**

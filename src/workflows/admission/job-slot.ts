@@ -39,7 +39,8 @@ export type QuotaChoices = Partial<Pick<ReviewThenGenerateJob, 'priority' | 'fai
 export class QuotaTicket {
   /** Sent with every submit or create of the task; `granted` once the gate granted it. */
   readonly ask: AdmissionAsk;
-  #lastGrant = 0;
+  /** The grants this task took (grantIdOf): a lease check repeats one of them, and is never a new grant. */
+  readonly #taken = new Set<string>();
   #waitingSince: number | undefined;
   #key: string | undefined;
 
@@ -77,7 +78,7 @@ export class QuotaTicket {
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
-    this.#lastGrant = await this.#grant(slot);
+    this.#taken.add(await this.#grant(slot));
     this.ask.granted = true;
     this.run.admitted(this.owner);
   }
@@ -87,6 +88,7 @@ export class QuotaTicket {
    * final, and its next attempt sends.
    */
   admittedAtOnce(slot: HeldSlotRef): void {
+    if (slot.grant !== undefined) this.#taken.add(slot.grant);
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.ask.granted = true;
@@ -98,16 +100,16 @@ export class QuotaTicket {
     if (this.#key !== undefined && this.#waitingSince !== undefined) recordAdmissionWait(this.#key, this.#waitingSince);
   }
 
-  /** Waits for a grant newer than the last (a lease check repeats an older grant's time). */
-  async #grant(slot: { key: string; requestId: string }): Promise<number> {
+  /** Waits for a grant this task has not taken yet (a lease check repeats one it took): which grant. */
+  async #grant(slot: { key: string; requestId: string }): Promise<string> {
     const limit = this.choices.admissionTimeoutMs;
     const since = this.#waitingSince!;
     const granted = await this.run.quotaSlots.grants.waitFor(
       slot.requestId,
-      this.#lastGrant,
+      this.#taken,
       limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
     );
-    if (typeof granted === 'number') return granted;
+    if (typeof granted === 'string') return granted;
     if (granted !== undefined)
       throw budgetExceeded(`${granted.denied}; nothing was created`, {
         quotaKey: slot.key,

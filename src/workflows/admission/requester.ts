@@ -17,6 +17,7 @@ import {
 import {
   acquireSlotSignal,
   admissionGateId,
+  grantIdOf,
   releaseSlotSignal,
   slotDeniedSignal,
   slotGrantedSignal,
@@ -48,37 +49,41 @@ const { rtgAcquireSlot } = proxyActivities<AdmissionActivities>({
 });
 
 /**
- * The grants a run has received, by request id (the latest grant time of each). One per run, made before
- * the run asks (a grant that comes earlier is buffered by the SDK until the handler is set): workflow
- * modules are preloaded and shared by every run of a worker, so no run's state may live at module level.
+ * The grants a run has received, by request id: which grants (grantIdOf) each request was told of. One
+ * per run, made before the run asks (a grant that comes earlier is buffered by the SDK until the handler
+ * is set): workflow modules are preloaded and shared by every run of a worker, so no run's state may live
+ * at module level.
  */
 export class SlotGrants {
-  readonly #latest = new Map<string, number>();
+  readonly #told = new Map<string, string[]>();
   /** Requests the gate will not grant (a spent budget), with why. */
   readonly #denied = new Map<string, string>();
 
   constructor() {
-    setHandler(slotGrantedSignal, ({ requestId, grantedAt }) => {
-      this.#latest.set(requestId, Math.max(this.#latest.get(requestId) ?? 0, grantedAt ?? 1));
+    setHandler(slotGrantedSignal, (granted) => {
+      const told = this.#told.get(granted.requestId) ?? [];
+      const id = grantIdOf(granted);
+      if (!told.includes(id)) this.#told.set(granted.requestId, [...told, id]); // a lease check repeats one
     });
     setHandler(slotDeniedSignal, ({ requestId, message }) => void this.#denied.set(requestId, message));
   }
 
   /**
-   * Waits for a grant of `requestId` made after `after` (a lease check repeats an older grant's time, a
-   * grant after a refusal is newer): its time; `{ denied }` when the gate denied it; undefined when
-   * `timeoutMs` passed first.
+   * Waits for a grant of `requestId` other than those `taken` (a lease check repeats a grant the run has
+   * taken already, whenever it arrives; a grant after a refusal is another): which grant; `{ denied }`
+   * when the gate denied it; undefined when `timeoutMs` passed first.
    */
   async waitFor(
     requestId: string,
-    after: number,
+    taken: ReadonlySet<string> = new Set(),
     timeoutMs?: number,
-  ): Promise<number | { denied: string } | undefined> {
-    const answered = () => (this.#latest.get(requestId) ?? 0) > after || this.#denied.has(requestId);
+  ): Promise<string | { denied: string } | undefined> {
+    const fresh = () => this.#told.get(requestId)?.find((id) => !taken.has(id));
+    const answered = () => fresh() !== undefined || this.#denied.has(requestId);
     if (timeoutMs === undefined) await condition(answered);
     else if (!(await condition(answered, timeoutMs))) return undefined;
     const denied = this.#denied.get(requestId);
-    return denied !== undefined ? { denied } : this.#latest.get(requestId);
+    return denied !== undefined ? { denied } : fresh();
   }
 }
 
@@ -122,7 +127,7 @@ export async function acquireSlot(options: SlotOptions, grants = new SlotGrants(
       request: ask,
     });
   }
-  const answer = await grants.waitFor(requestId, 0, options.timeoutMs);
+  const answer = await grants.waitFor(requestId, new Set(), options.timeoutMs);
   if (answer === undefined || typeof answer === 'object') {
     // A grant may cross this withdrawal: the release frees it then, as it withdraws a waiting request.
     await release();
