@@ -1,9 +1,17 @@
 // GenerateAndPoll: one task on an asynchronous gateway entry point (unified video, vendor A, vendor B,
 // /v1/videos, aigc-images), created once (inside the worker's video quota: gateway-create.ts), then polled
-// on its query path until a final state.
+// on its query path until a final state. Its slot of the quota is given back only when its task is final
+// or was never made: a job cancelled while its task runs polls it on to its end first, since none of these
+// entry points has a cancel call (the spec shows one for the native task API only).
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ActivityCancellationType, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import {
   generationCancelled,
   generationExpired,
@@ -67,19 +75,28 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   const acts = gatewayActivities(job.timing);
   const run = new GatewayRun(progress);
   const quota = new QuotaTicket(run, 'video create');
+  let created: GatewayCreateResult | undefined;
+  let deadline = 0;
   try {
+    // Not cancelled mid-call: a create cancelled in flight may still make a task, whose slot is then held.
     const create: GatewayCreate = (request) =>
-      acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
-        request,
-      ]);
-    const created = await createGatewayTaskOnce(job, create, quota, progress);
+      CancellationScope.nonCancellable(() =>
+        acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
+          request,
+        ]),
+      );
+    created = await createGatewayTaskOnce(job, create, quota, progress);
     progress.taskId = created.taskId;
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
     progress.stage = 'polling';
-    const task = await pollUntilFinal(job, acts, progress, created);
+    deadline = Date.now() + job.timing.generationTimeoutMs;
+    const task = await pollUntilFinal(job, acts, progress, created, deadline);
     return outcome(job, task, progress);
   } catch (err) {
+    if (created && isCancellation(err) && run.quotaSlots.requestIdOf('video create') !== undefined) {
+      await untilFinalAfterCancel(job, acts, progress, created, deadline);
+    }
     const failure = publicFailure(err);
     fail(progress, failure);
     throw failure;
@@ -100,6 +117,25 @@ class PollTimedOut extends Error {
   ) {
     super(`task ${taskId} not final after ${timeoutMs} ms`);
   }
+}
+
+/**
+ * The job was cancelled while its task runs and holds a slot of the quota: the task runs on at the provider
+ * (no cancel call), so it is polled, uncancellable, to its end (or the generation time-out, or a failed read), and only then
+ * is the slot given back: otherwise the next job's create would take the provider past its cap.
+ */
+async function untilFinalAfterCancel(
+  job: GenerateAndPollJob,
+  acts: RunActivities,
+  progress: GenerateAndPollProgress,
+  created: GatewayCreateResult,
+  deadline: number,
+): Promise<void> {
+  progress.lastError = `cancelled while task ${created.taskId} runs: polled to its end before its quota slot is given back`;
+  await CancellationScope.nonCancellable(() =>
+    // Not final by the generation time-out, or no longer readable: given back then, as without a cancel.
+    pollUntilFinal(job, acts, progress, created, deadline).catch(() => undefined),
+  );
 }
 
 /** A gateway task's rules: polled (no callback can come), paced by the entry point's interval. */
@@ -127,6 +163,7 @@ async function pollUntilFinal(
   acts: RunActivities,
   progress: GenerateAndPollProgress,
   created: GatewayCreateResult,
+  deadline: number,
 ): Promise<GatewayTaskSummary> {
   const t = job.timing;
   const task = new RemoteTask(gatewayTaskRules(t));
@@ -148,7 +185,6 @@ async function pollUntilFinal(
           notBefore: pacing.notBefore,
         },
       ]);
-  const deadline = Date.now() + t.generationTimeoutMs;
   const outcome = await waitUntilFinal<GatewayTaskSummary>(
     task,
     {
