@@ -234,6 +234,22 @@ describe('AdmissionGate', () => {
     expect((await grantOrder(key)).slice(0, 3)).toEqual([holder.workflowId, holder.workflowId, next.workflowId]);
   });
 
+  it("a slot is its run's: a holder that continued as new without giving it back loses it at the lease check", async () => {
+    // Issue 36, item 10: the gate tells a holder's exact run; after continue-as-new that run is closed, the
+    // lease check's signal fails and the slot is freed. So no run may carry a slot across continue-as-new
+    // (none of the package's does; the batch holds none), which is why acquireSlot is no public API.
+    const key = newKey();
+    const holder = await startRequester({ key, capacity: 1, leaseMs: 2_000, continueAsNewHolding: true });
+    const held = (await waitForGate(key, (v) => v.inFlight === 1)).granted[0]!;
+    await waitForGate(key, (v) => v.inFlight === 0);
+    expect((await holder.describe()).status.name).toBe('RUNNING');
+    expect((await holder.describe()).runId).not.toBe(held.runId);
+    const events = (await gateHistory(key)).events ?? [];
+    expect(events.filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes)).toHaveLength(1);
+    await signalDone(holder);
+    expect((await holder.result()).requestId).toBe(held.requestId);
+  });
+
   it('frees at once a slot granted to a run that is already gone (no lease wait)', async () => {
     const key = newKey();
     const holder = await startRequester({ key, capacity: 1, untilDone: true });
