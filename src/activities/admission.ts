@@ -1,12 +1,11 @@
 // How activities reach a quota key's AdmissionGate (src/workflows/admission/gate.ts), starting it when it
-// is not running, which workflow code cannot do. Two callers:
-// - the video create and the review submit (review-then-generate.ts), where the worker limits the
-//   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
-//   answer and the run sends in its next attempt (ask, that attempt and release: 3 billable actions);
-//   otherwise nothing is sent and the run waits for the gate's grant signal. In a burst (more than
-//   MAX_ASKS_AT_ONCE asks from this process, or no answer within ASK_AT_ONCE_DEADLINE_MS) the ask is
-//   signalled instead. They tell the gate when the provider refused a granted call (429);
-// - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
+// is not running, which workflow code cannot do. The callers: the video creates (review-then-generate.ts,
+// gateway.ts) and the review submit, where the worker limits the provider's tasks; they ask for the run's
+// slot with update-with-start. A free slot is granted in the answer and the run sends in its next attempt
+// (ask, that attempt and release: 3 billable actions); otherwise nothing is sent and the run waits for the
+// gate's grant signal. In a burst (more than MAX_ASKS_AT_ONCE asks from this process, or no answer within
+// ASK_AT_ONCE_DEADLINE_MS) the ask is signalled instead. They tell the gate when the provider refused a
+// granted call (429).
 // Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
 // holds its slot), and a refusal of a slot it no longer holds.
 import { Context } from '@temporalio/activity';
@@ -18,7 +17,6 @@ import {
   admissionGateId,
   grantIdOf,
   slotRefusedSignal,
-  type AdmissionActivities,
   type AdmissionAsk,
   type AdmissionGateInput,
   type QuotaAnswer,
@@ -42,12 +40,6 @@ const ASK_AT_ONCE_DEADLINE_MS = 3_000;
  */
 const asksAtOnce = new Map<string, number>();
 const MAX_ASKS_AT_ONCE = 3;
-
-export interface AdmissionActivityDependencies {
-  client: Client;
-  /** Where the gate runs; by default the task queue of the activity (a worker with the package's workflows). */
-  taskQueue?: string;
-}
 
 /** Signals the request to the gate of `gate.key`, starting the gate with `gate` first if it is not running. */
 async function signalGate(client: Client, taskQueue: string, gate: AdmissionGateInput, ask: SlotAsk): Promise<void> {
@@ -167,21 +159,4 @@ async function reportRefusal(key: string, requestId: string, retryAfterMs: numbe
   await Context.current()
     .client.workflow.getHandle(admissionGateId(key))
     .signal(slotRefusedSignal, { requestId, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
-}
-
-export function createAdmissionActivities(deps: AdmissionActivityDependencies): AdmissionActivities {
-  return {
-    async rtgAcquireSlot(input) {
-      await signalGate(
-        deps.client,
-        deps.taskQueue ?? Context.current().info.taskQueue,
-        {
-          key: input.key,
-          capacity: input.capacity,
-          ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
-        },
-        input.request,
-      );
-    },
-  };
 }

@@ -1,5 +1,6 @@
 // The admission gate's messages and types (src/workflows/admission/), shared by the gate, the runs that
-// ask it for a slot and the activity that starts it (src/activities/admission.ts). One gate per quota key.
+// hold its slots and the activities that ask it and start it (src/activities/admission.ts). One gate per
+// quota key.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export { DEFAULT_FAIRNESS_KEY, DEFAULT_PRIORITY } from '../model/priority.js';
@@ -156,19 +157,6 @@ export interface SlotRefused {
   requestId: string;
   /** The provider's Retry-After, if it gave one: no grant of the key before it has passed. */
   retryAfterMs?: number;
-}
-
-/** What the acquire activity needs: the gate to start if it is not running, and the request. */
-export interface AcquireSlotInput {
-  key: string;
-  capacity: number;
-  leaseMs?: number;
-  request: SlotAsk;
-}
-
-export interface AdmissionActivities {
-  /** Signals the gate of `key`, starting it first if needed (signal-with-start). */
-  rtgAcquireSlot(input: AcquireSlotInput): Promise<void>;
 }
 
 /** The gate's workflow id for a quota key. */

@@ -7,7 +7,6 @@ import type { WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdmissionActivities } from '../../src/activities/admission.js';
 import {
   acquireSlotNowUpdate,
   acquireSlotSignal,
@@ -15,6 +14,7 @@ import {
   gateStateQuery,
   type GateStateView,
 } from '../../src/contract/index.js';
+import { requesterActivities } from '../fixtures/admission-requester-activities.js';
 import type { admissionRequester, RequesterInput, RequesterResult } from '../fixtures/admission-requester-workflow.js';
 import { costOf } from '../support/history-cost.js';
 import { startWorker, testClient, type RunningWorker } from '../support/temporal.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   bundle = await bundleWorkflowCode({ workflowsPath: fixture });
   worker = await startWorker({
     workflowBundle: bundle,
-    activities: createAdmissionActivities({ client: await testClient() }),
+    activities: requesterActivities(await testClient()),
   });
 });
 afterAll(async () => {
@@ -202,7 +202,7 @@ describe('AdmissionGate', () => {
     const late = await startWorker({
       taskQueue: pausedQueue,
       workflowBundle: bundle,
-      activities: createAdmissionActivities({ client }),
+      activities: requesterActivities(client),
     });
     try {
       expect(await answer).toEqual({ granted: false });
@@ -364,7 +364,7 @@ describe('AdmissionGate', () => {
       taskQueue: worker.taskQueue,
       identity: `second-${randomUUID()}`,
       workflowBundle: bundle,
-      activities: createAdmissionActivities({ client: await testClient() }),
+      activities: requesterActivities(await testClient()),
     });
     try {
       // Both workers poll before any requester starts: on a busy machine the first one could take them all.

@@ -1,10 +1,11 @@
 // AdmissionGate: one workflow per quota key (workflow id `admission-<key>`) that holds the key's slots,
 // the semaphore of Temporal's mutex sample with the state kept in a class (GateState, gate-state.ts) as in
-// the safe-message-handlers sample. Runs ask with `acquireSlot`, are told with `slotGranted` (a signal to
-// their exact run), and give back with `releaseSlot`. The create and submit activities ask with the update
-// `acquireSlotNow` instead: when a slot is free the answer is the grant itself, with no signal. A slot is
-// leased: when the lease passes, the gate signals the holder again; if that run no longer exists
-// (terminated, reset, timed out, or completed without releasing) the signal fails and the slot is freed,
+// the safe-message-handlers sample. The create and submit activities ask for their run with the update
+// `acquireSlotNow` (when a slot is free the answer is the grant itself, with no signal), or the signal
+// `acquireSlot`; a run is told with `slotGranted` (a signal to its exact run, with the grant's number) and
+// gives back with `releaseSlot`. A slot is leased: when the lease passes, the gate signals the holder again
+// (the same grant's number); if that run no longer exists (terminated, reset, timed out, continued as new,
+// or completed without releasing) the signal fails and the slot is freed,
 // otherwise the lease is extended. So a live holder needs no renewals (no billable signals), and a dead
 // one holds a slot at most one lease. A grant to a run that is already gone fails the same way and frees
 // the slot at once.

@@ -1,52 +1,16 @@
-// How a run gets a slot from its quota key's AdmissionGate (gate.ts), holding no activity slot while it
-// waits. The ask is a signal from the workflow to the gate's id (one billable action); only when the gate
-// is not running (the first ask of a key, or after the gate was terminated) does the run fall back to the
-// activity rtgAcquireSlot, which signals-with-start it, since workflow code cannot start a workflow it
-// does not own. Then the run waits for `slotGranted` with `condition`, and releases with a signal.
-// Per admitted job: ask 1, grant 1, release 1 (plus one activity attempt when the gate had to be started).
-// The video create's admission (generation-stage.ts) uses the same grant and release; its ask is made by
-// the create activity, which alone knows the worker's limits (src/activities/admission.ts).
+// A run's side of its quota key's AdmissionGate (gate.ts), for the runs of the package: the ask is made by
+// the create or submit activity (src/activities/admission.ts), which alone knows the worker's limits; the
+// run waits for the gate's `slotGranted` signal with `condition` (holding no activity slot) and gives the
+// slot back with a signal. A slot is its run's: the gate tells that exact run, so no run may carry one
+// across continue-as-new (none of the package's does).
+import { condition, getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
 import {
-  condition,
-  getExternalWorkflowHandle,
-  proxyActivities,
-  setHandler,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
-import {
-  acquireSlotSignal,
   admissionGateId,
   grantIdOf,
   releaseSlotSignal,
   slotDeniedSignal,
   slotGrantedSignal,
-  type AdmissionActivities,
-  type SlotAsk,
 } from '../../contract/admission.js';
-
-export interface SlotOptions {
-  key: string;
-  /** The capacity the gate starts with if this ask starts it; a running gate keeps its own. */
-  capacity: number;
-  leaseMs?: number;
-  priority?: number;
-  fairnessKey?: string;
-  weight?: number;
-  /** Give up waiting after this long: the request is withdrawn and `acquireSlot` returns undefined. */
-  timeoutMs?: number;
-}
-
-export interface HeldSlot {
-  requestId: string;
-  /** Gives the slot back (idempotent at the gate); a gate that is gone is not an error. */
-  release(): Promise<void>;
-}
-
-const { rtgAcquireSlot } = proxyActivities<AdmissionActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumInterval: '10 seconds' },
-});
 
 /**
  * The grants a run has received, by request id: which grants (grantIdOf) each request was told of. One
@@ -89,49 +53,7 @@ export class SlotGrants {
 
 /** Gives a slot back, or withdraws a waiting request (idempotent at the gate); a gate that is gone is not an error. */
 export async function releaseSlot(key: string, requestId: string): Promise<void> {
-  await delivered(() => getExternalWorkflowHandle(admissionGateId(key)).signal(releaseSlotSignal, { requestId }));
-}
-
-/** False when the signal could not be delivered: the gate is not running (ExternalWorkflowExecutionNotFound). */
-async function delivered(send: () => Promise<void>): Promise<boolean> {
-  try {
-    await send();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Asks for a slot and waits for it; undefined when `timeoutMs` passed first (the request is withdrawn).
- * A run that asks more than once passes its one `SlotGrants`.
- */
-export async function acquireSlot(options: SlotOptions, grants = new SlotGrants()): Promise<HeldSlot | undefined> {
-  const info = workflowInfo();
-  const requestId = uuid4();
-  const ask: SlotAsk = {
-    requestId,
-    workflowId: info.workflowId,
-    runId: info.runId,
-    ...(options.priority !== undefined ? { priority: options.priority } : {}),
-    ...(options.fairnessKey !== undefined ? { fairnessKey: options.fairnessKey } : {}),
-    ...(options.weight !== undefined ? { weight: options.weight } : {}),
-  };
-  const gate = getExternalWorkflowHandle(admissionGateId(options.key));
-  const release = () => releaseSlot(options.key, requestId);
-  if (!(await delivered(() => gate.signal(acquireSlotSignal, ask)))) {
-    await rtgAcquireSlot({
-      key: options.key,
-      capacity: options.capacity,
-      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
-      request: ask,
-    });
-  }
-  const answer = await grants.waitFor(requestId, new Set(), options.timeoutMs);
-  if (answer === undefined || typeof answer === 'object') {
-    // A grant may cross this withdrawal: the release frees it then, as it withdraws a waiting request.
-    await release();
-    return undefined;
-  }
-  return { requestId, release };
+  await getExternalWorkflowHandle(admissionGateId(key))
+    .signal(releaseSlotSignal, { requestId })
+    .catch(() => undefined); // the gate is not running (ExternalWorkflowExecutionNotFound): nothing is held
 }
