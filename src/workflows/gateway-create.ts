@@ -71,26 +71,23 @@ export async function createGatewayTaskOnce(
   }
 }
 
-/** GenerateAndPoll's side of the video quota: its progress shows the wait; its slot is kept to give back. */
+/** GenerateAndPoll's side of the video quota: its progress shows the wait; its ticket keeps the slot here. */
 export class GatewayRun implements QuotaReport {
   readonly quotaSlots = new RunSlots();
 
   constructor(private readonly progress: GenerateAndPollProgress) {}
 
-  waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void {
-    this.quotaSlots.queued(owner, slot);
+  waitForQuota(_owner: SlotOwner, slot: QuotaSlot, refusal?: string): void {
     this.progress.stage = 'waiting_for_quota';
     this.progress.quotaKey = slot.key;
     if (refusal !== undefined) this.progress.lastError = `create refused for the provider's quota: ${refusal}`;
   }
 
-  admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void {
-    this.quotaSlots.held(owner, slot);
+  admittedAtOnce(_owner: SlotOwner, slot: QuotaSlot): void {
     this.progress.quotaKey = slot.key;
   }
 
-  admitted(owner: SlotOwner): void {
-    this.quotaSlots.admitted(owner);
+  admitted(): void {
     this.progress.stage = 'creating';
   }
 }

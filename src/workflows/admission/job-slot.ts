@@ -1,8 +1,8 @@
 // A remote task's slot of a provider's quota (docs/operations.md, "Provider quotas"): one QuotaTicket per
 // remote task (each review batch, the video create, GenerateAndPoll's create) carries the ask its submit or
 // create sends, waits for the grant (or the gate's denial, or the job's own admission time-out), or learns
-// it was granted at once, and tells its run (QuotaReport), which shows the wait and keeps the slot until
-// the task is final or was never made. The ask itself is made by the submit or create activity, which
+// it was granted at once. The ticket alone keeps the run's slots (RunSlots) until the task is final or
+// was never made, for both workflows; its run (QuotaReport) only shows the wait. The ask itself is made by the submit or create activity, which
 // alone knows the worker's limits; the stages call these between their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
 import {
@@ -18,15 +18,18 @@ import { DEFAULT_FAIRNESS_KEY } from '../../model/priority.js';
 import { releaseSlot } from './requester.js';
 import type { QuotaSlot, RunSlots, SlotOwner } from './run-slots.js';
 
-/** A run that shows its tasks' quota waits and keeps their slots: RunState, GenerateAndPoll's GatewayRun. */
+/**
+ * A run that shows its tasks' quota waits (RunState, GenerateAndPoll's GatewayRun), and where their slots
+ * are kept; the tickets alone change what `quotaSlots` holds.
+ */
 export interface QuotaReport {
   readonly quotaSlots: RunSlots;
   /** `owner` waits for a slot (queued, or refused by the provider after a grant). */
   waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void;
   /** `owner` was granted `slot` in the gate's answer: it holds it from now on. */
   admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void;
-  /** The gate granted `owner`'s slot: its submit or create goes out now. */
-  admitted(owner: SlotOwner): void;
+  /** The gate granted `owner`'s slot: its submit or create goes out now; `noneWaiting`: no task of the run waits. */
+  admitted(owner: SlotOwner, noneWaiting: boolean): void;
 }
 
 /** What a job chose about its place in line; none of it for GenerateAndPoll, which takes the defaults. */
@@ -77,10 +80,11 @@ export class QuotaTicket {
     if ('refused' in wait) countQuotaRefusal(slot.key, this.owner === 'video create' ? 'video' : 'review');
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
+    this.run.quotaSlots.queued(this.owner, slot);
     this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
     this.#taken.add(await this.#grant(slot));
     this.ask.granted = true;
-    this.run.admitted(this.owner);
+    this.run.admitted(this.owner, this.run.quotaSlots.admitted(this.owner));
   }
 
   /**
@@ -92,6 +96,7 @@ export class QuotaTicket {
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.ask.granted = true;
+    this.run.quotaSlots.held(this.owner, slot);
     this.run.admittedAtOnce(this.owner, slot);
   }
 
