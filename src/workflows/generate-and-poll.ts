@@ -85,13 +85,13 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
           request,
         ]),
       );
-    created = await createGatewayTaskOnce(job, create, quota, progress);
+    const remote = new RemoteTask(gatewayTaskRules(job.timing));
+    ({ created, deadline } = await createGatewayTaskOnce(job, create, quota, remote, progress));
     progress.taskId = created.taskId;
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
     progress.stage = 'polling';
-    deadline = Date.now() + job.timing.generationTimeoutMs;
-    const task = await pollUntilFinal(job, acts, progress, created, deadline);
+    const task = await pollUntilFinal(job, acts, progress, created, deadline, remote);
     return outcome(job, task, progress);
   } catch (err) {
     if (created && isCancellation(err) && run.quotaSlots.requestIdOf('video create') !== undefined) {
@@ -134,7 +134,9 @@ async function untilFinalAfterCancel(
   progress.lastError = `cancelled while task ${created.taskId} runs: polled to its end before its quota slot is given back`;
   await CancellationScope.nonCancellable(() =>
     // Not final by the generation time-out, or no longer readable: given back then, as without a cancel.
-    pollUntilFinal(job, acts, progress, created, deadline).catch(() => undefined),
+    pollUntilFinal(job, acts, progress, created, deadline, new RemoteTask(gatewayTaskRules(job.timing))).catch(
+      () => undefined,
+    ),
   );
 }
 
@@ -164,9 +166,9 @@ async function pollUntilFinal(
   progress: GenerateAndPollProgress,
   created: GatewayCreateResult,
   deadline: number,
+  task: RemoteTask,
 ): Promise<GatewayTaskSummary> {
   const t = job.timing;
-  const task = new RemoteTask(gatewayTaskRules(t));
   task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: false });
   let lastState: string | null = created.state ?? null;
   const query = (untilFinal: boolean, pacing: QueryPacing, scheduleToCloseMs: number) =>
