@@ -1,6 +1,7 @@
 // GenerateAndPoll's create: through the one submit loop (submit-once.ts) and its one ambiguity policy
 // (ambiguity.ts), inside the video quota the worker sets, with the same QuotaTicket as a ReviewThenGenerate
 // create (admission/job-slot.ts); GatewayRun shows the wait.
+import { CancellationScope } from '@temporalio/workflow';
 import {
   submitUnconfirmed,
   type GatewayCreateResult,
@@ -47,13 +48,16 @@ export async function createGatewayTaskOnce(
     async send(admission) {
       progress.creates = 1 + ambiguous; // create requests sent, this one included (an ask sends none)
       try {
-        return await create({
-          entryPoint: job.entryPoint,
-          body: job.body,
-          ...(job.queryKind ? { queryKind: job.queryKind } : {}),
-          ...(job.checkWellKnown ? { checkWellKnown: true } : {}),
-          admission,
-        });
+        // Not cancelled mid-call: a create cancelled in flight may still make a task, whose slot is then held.
+        return await CancellationScope.nonCancellable(() =>
+          create({
+            entryPoint: job.entryPoint,
+            body: job.body,
+            ...(job.queryKind ? { queryKind: job.queryKind } : {}),
+            ...(job.checkWellKnown ? { checkWellKnown: true } : {}),
+            admission,
+          }),
+        );
       } catch (err) {
         if (ambiguityOf(err)) ambiguous++;
         throw err;

@@ -78,13 +78,10 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   let created: GatewayCreateResult | undefined;
   let deadline = 0;
   try {
-    // Not cancelled mid-call: a create cancelled in flight may still make a task, whose slot is then held.
     const create: GatewayCreate = (request) =>
-      CancellationScope.nonCancellable(() =>
-        acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
-          request,
-        ]),
-      );
+      acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
+        request,
+      ]);
     const remote = new RemoteTask(gatewayTaskRules(job.timing));
     ({ created, deadline } = await createGatewayTaskOnce(job, create, quota, remote, progress));
     progress.taskId = created.taskId;
@@ -120,9 +117,9 @@ class PollTimedOut extends Error {
 }
 
 /**
- * The job was cancelled while its task runs and holds a slot of the quota: the task runs on at the provider
- * (no cancel call), so it is polled, uncancellable, to its end (or the generation time-out, or a failed read), and only then
- * is the slot given back: otherwise the next job's create would take the provider past its cap.
+ * Cancelled while its task runs, holding a slot: the task runs on (no cancel call), so it is polled,
+ * uncancellable, to its end (or the generation time-out, or a failed read) before the slot is given back;
+ * otherwise the next job's create would take the provider past its cap.
  */
 async function untilFinalAfterCancel(
   job: GenerateAndPollJob,
