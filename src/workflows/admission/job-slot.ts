@@ -2,8 +2,9 @@
 // remote task (each review batch, the video create, GenerateAndPoll's create) carries the ask its submit or
 // create sends, waits for the grant (or the gate's denial, or the job's own admission time-out), or learns
 // it was granted at once. The ticket alone keeps the run's slots (RunSlots) until the task is final or
-// was never made, for both workflows; its run (QuotaReport) only shows the wait. The ask itself is made by the submit or create activity, which
-// alone knows the worker's limits; the stages call these between their attempts.
+// was never made, for both workflows; its run (QuotaReport) only shows the wait. The ask itself is made by
+// the submit or create activity, which alone knows the worker's limits; the stages call these between
+// their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
 import {
   admissionTimedOut,
@@ -28,7 +29,7 @@ export interface QuotaReport {
   waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void;
   /** `owner` was granted `slot` in the gate's answer: it holds it from now on. */
   admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void;
-  /** The gate granted `owner`'s slot: its submit or create goes out now; `noneWaiting`: no task of the run waits. */
+  /** The gate granted `owner`'s slot: its create or submit goes out now; `noneWaiting`: no task still waits. */
   admitted(owner: SlotOwner, noneWaiting: boolean): void;
 }
 
