@@ -11,7 +11,8 @@ const NO_LIMIT = 1_000_000;
 
 /**
  * The video limits that apply to a create of `model` for `tenant`; undefined when none does (create at
- * once): no account or model cap applies, and the tenant has no daily budget.
+ * once): no account or model cap applies, and the tenant has no daily budget. A create without a tenant
+ * (every GenerateAndPoll's) is the gate's `default` tenant, charged to its budget like any other.
  */
 export function videoLimitsFor(
   settings: VideoAdmissionSettings | undefined,
@@ -20,7 +21,7 @@ export function videoLimitsFor(
 ): GateLimits | undefined {
   if (!settings) return undefined;
   const { maxTasksInFlight, maxCreatesPerMinute, createsWindowMs, byModel, budgets } = settings;
-  const budgeted = tenant !== undefined && budgets?.[tenant] !== undefined;
+  const budgeted = budgets?.[tenant ?? DEFAULT_FAIRNESS_KEY] !== undefined;
   if (maxTasksInFlight === undefined && maxCreatesPerMinute === undefined && byModel[model] === undefined && !budgeted)
     return undefined;
   return {

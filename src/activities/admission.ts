@@ -1,12 +1,11 @@
 // How activities reach a quota key's AdmissionGate (src/workflows/admission/gate.ts), starting it when it
-// is not running, which workflow code cannot do. Two callers:
-// - the video create and the review submit (review-then-generate.ts), where the worker limits the
-//   provider's tasks: they ask for the run's slot with update-with-start. A free slot is granted in the
-//   answer and the run sends in its next attempt (ask, that attempt and release: 3 billable actions);
-//   otherwise nothing is sent and the run waits for the gate's grant signal. In a burst (more than
-//   MAX_ASKS_AT_ONCE asks from this process, or no answer within ASK_AT_ONCE_DEADLINE_MS) the ask is
-//   signalled instead. They tell the gate when the provider refused a granted call (429);
-// - rtgAcquireSlot, for workflows that ask by themselves (src/workflows/admission/requester.ts).
+// is not running, which workflow code cannot do. The callers: the video creates (review-then-generate.ts,
+// gateway.ts) and the review submit, where the worker limits the provider's tasks; they ask for the run's
+// slot with update-with-start. A free slot is granted in the answer and the run sends in its next attempt
+// (ask, that attempt and release: 3 billable actions); otherwise nothing is sent and the run waits for the
+// gate's grant signal. In a burst (more than MAX_ASKS_AT_ONCE asks from this process, or no answer within
+// ASK_AT_ONCE_DEADLINE_MS) the ask is signalled instead. They tell the gate when the provider refused a
+// granted call (429).
 // Retried safely: the gate ignores a request id it already has (and answers `granted` again to one that
 // holds its slot), and a refusal of a slot it no longer holds.
 import { Context } from '@temporalio/activity';
@@ -16,8 +15,8 @@ import {
   acquireSlotNowUpdate,
   acquireSlotSignal,
   admissionGateId,
+  grantIdOf,
   slotRefusedSignal,
-  type AdmissionActivities,
   type AdmissionAsk,
   type AdmissionGateInput,
   type QuotaAnswer,
@@ -42,12 +41,6 @@ const ASK_AT_ONCE_DEADLINE_MS = 3_000;
 const asksAtOnce = new Map<string, number>();
 const MAX_ASKS_AT_ONCE = 3;
 
-export interface AdmissionActivityDependencies {
-  client: Client;
-  /** Where the gate runs; by default the task queue of the activity (a worker with the package's workflows). */
-  taskQueue?: string;
-}
-
 /** Signals the request to the gate of `gate.key`, starting the gate with `gate` first if it is not running. */
 async function signalGate(client: Client, taskQueue: string, gate: AdmissionGateInput, ask: SlotAsk): Promise<void> {
   await client.workflow.signalWithStart('AdmissionGate', {
@@ -61,9 +54,9 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
 
 /**
  * Asks, for the run of the current activity, a slot of the gate `wanted.settings.key` (starting the gate
- * if needed); true when the gate granted it at once.
+ * if needed); which grant (grantIdOf) when the gate granted it at once, else undefined.
  */
-export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<boolean> {
+export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<string | undefined> {
   const { settings, limits, group, seconds } = wanted;
   const ctx = Context.current();
   const run = ctx.info.workflowExecution;
@@ -91,11 +84,11 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
   const asking = asksAtOnce.get(settings.key) ?? 0;
   if (asking >= MAX_ASKS_AT_ONCE) {
     await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
-    return false;
+    return undefined;
   }
   asksAtOnce.set(settings.key, asking + 1);
   try {
-    const { granted } = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
+    const answer = await ctx.client.withDeadline(Date.now() + ASK_AT_ONCE_DEADLINE_MS, () =>
       ctx.client.workflow.executeUpdateWithStart(acquireSlotNowUpdate, {
         args: [slotAsk],
         startWorkflowOperation: new WithStartWorkflowOperation('AdmissionGate', {
@@ -106,13 +99,13 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
         }),
       }),
     );
-    return granted;
+    return answer.granted ? grantIdOf(answer) : undefined;
   } catch {
     // Throttled (a burst of asks: Temporal admits few updates to one workflow at a time), or slow: the
     // ask is signalled instead, and the run waits for the grant. If the update did reach the gate and
     // granted the slot, the gate tells the run when this signal arrives.
     await signalGate(ctx.client, ctx.info.taskQueue, gate, slotAsk);
-    return false;
+    return undefined;
   } finally {
     asksAtOnce.set(settings.key, (asksAtOnce.get(settings.key) ?? 1) - 1);
   }
@@ -140,7 +133,8 @@ export async function sendWithinQuota<T>(
 ): Promise<T | QuotaAnswer> {
   if (wanted && ask && !ask.granted) {
     const slot = { key: wanted.settings.key, requestId: ask.requestId };
-    return (await askForSlot(wanted, ask)) ? { admitted: slot } : { queued: slot };
+    const grant = await askForSlot(wanted, ask);
+    return grant !== undefined ? { admitted: { ...slot, grant } } : { queued: slot };
   }
   try {
     return await send();
@@ -166,21 +160,4 @@ async function reportRefusal(key: string, requestId: string, retryAfterMs: numbe
   await Context.current()
     .client.workflow.getHandle(admissionGateId(key))
     .signal(slotRefusedSignal, { requestId, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
-}
-
-export function createAdmissionActivities(deps: AdmissionActivityDependencies): AdmissionActivities {
-  return {
-    async rtgAcquireSlot(input) {
-      await signalGate(
-        deps.client,
-        deps.taskQueue ?? Context.current().info.taskQueue,
-        {
-          key: input.key,
-          capacity: input.capacity,
-          ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
-        },
-        input.request,
-      );
-    },
-  };
 }

@@ -119,6 +119,8 @@ export type VideoCreateOutcome = ({ taskId: string } & CallbackSent) | QuotaAnsw
 export interface HeldSlotRef {
   key: string;
   requestId: string;
+  /** Which grant it holds (admission grantIdOf): a later lease check of this grant is not a new one. */
+  grant?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 // The admission gate's messages and types (src/workflows/admission/), shared by the gate, the runs that
-// ask it for a slot and the activity that starts it (src/activities/admission.ts). One gate per quota key.
+// hold its slots and the activities that ask it and start it (src/activities/admission.ts). One gate per
+// quota key.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export { DEFAULT_FAIRNESS_KEY, DEFAULT_PRIORITY } from '../model/priority.js';
@@ -56,6 +57,11 @@ export interface GrantedSlot {
   runId: string;
   fairnessKey: string;
   group?: string;
+  /**
+   * Which grant this is: the gate's count of grants when it made it (continue-as-new carries the count).
+   * A lease check repeats it; a grant after a refusal has another. Unset in slots of gates before 0.3.0.
+   */
+  grant?: number;
   grantedAt: number;
   /** The gate checks the holder is still running when this passes, and frees the slot if not. */
   leaseUntil: number;
@@ -124,9 +130,19 @@ export interface GateStateView {
 
 export interface SlotGranted {
   requestId: string;
-  /** When this grant was made: a grant after a refusal is a new one, a lease check repeats the old time. */
+  /** Which grant (GrantedSlot.grant): a lease check repeats it, a grant after a refusal is another one. */
+  grant?: number;
+  /** When this grant was made. */
   grantedAt: number;
   leaseUntil: number;
+}
+
+/**
+ * How a run tells one grant of its request from another: by the gate's grant number, never by a time (a
+ * lease check repeats the grant it checks); by its time only from a gate that sends no number.
+ */
+export function grantIdOf(g: { grant?: number | undefined; grantedAt?: number | undefined }): string {
+  return g.grant !== undefined ? `#${g.grant}` : `@${g.grantedAt ?? 0}`;
 }
 
 /** A request the gate will not grant: its tenant's daily budget is spent and its job chose to fail. */
@@ -143,19 +159,6 @@ export interface SlotRefused {
   retryAfterMs?: number;
 }
 
-/** What the acquire activity needs: the gate to start if it is not running, and the request. */
-export interface AcquireSlotInput {
-  key: string;
-  capacity: number;
-  leaseMs?: number;
-  request: SlotAsk;
-}
-
-export interface AdmissionActivities {
-  /** Signals the gate of `key`, starting it first if needed (signal-with-start). */
-  rtgAcquireSlot(input: AcquireSlotInput): Promise<void>;
-}
-
 /** The gate's workflow id for a quota key. */
 export function admissionGateId(key: string): string {
   return `admission-${key}`;
@@ -164,10 +167,10 @@ export function admissionGateId(key: string): string {
 export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
 /**
  * The same ask, answered at once (update-with-start from the create or submit activity): `granted` when
- * a slot was free and the request was next in line; then no `slotGranted` signal follows. Otherwise the
- * request waits, as if signalled.
+ * a slot was free and the request was next in line, with the grant's number (`grant`); then no
+ * `slotGranted` signal follows. Otherwise the request waits, as if signalled.
  */
-export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean }, [SlotAsk]>('acquireSlotNow');
+export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean; grant?: number }, [SlotAsk]>('acquireSlotNow');
 export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
 export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
 /** Sent by the gate to the requesting run. */

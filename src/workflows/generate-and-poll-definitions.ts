@@ -2,8 +2,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import type { GatewayTaskEntryPoint, TaskReading } from '../model/video/gateway-adapters.js';
 
-export type GenerateAndPollStage =
-  'waiting_for_quota' | 'creating' | 'ambiguity-grace' | 'polling' | 'succeeded' | 'failed';
+export type GenerateAndPollStage = 'waiting_for_quota' | 'creating' | 'polling' | 'succeeded' | 'failed';
 
 export interface GenerateAndPollProgress {
   stage: GenerateAndPollStage;

@@ -17,7 +17,10 @@ export const GENERATE_AND_POLL_DEFAULT_TIMING = {
   minQueryIntervalMs: 2_000,
   /** From the task's creation to a final state. */
   generationTimeoutMs: 7_200_000,
-  /** With `resubmitOnAmbiguity`: how long to wait after an ambiguous create before the one resubmission. */
+  /**
+   * Accepted for ReviewThenGenerate's sake (there, the wait for a callback naming an ambiguous task); no
+   * callback can name a task of these entry points, so GenerateAndPoll waits none before resubmitting.
+   */
   createAmbiguityGraceMs: 60_000,
   /** Start-to-close time-out of one attempt of one HTTP-calling activity. */
   callTimeoutMs: 120_000,
@@ -58,8 +61,9 @@ export const generateAndPollInputSchema = lazy(() =>
       checkWellKnown: z.boolean().optional(),
       /**
        * After a create that may or may not have made a task (500, time-out, reset): false (default) fails
-       * with the evidence and never sends a second create; true waits `createAmbiguityGraceMs` and resubmits
-       * once, accepting that a duplicate task may result.
+       * with the evidence and never sends a second create; true resubmits, as any create of the package
+       * (src/workflows/ambiguity.ts: at most 3 ambiguous answers, not past the generation time-out),
+       * accepting that a duplicate task may result.
        */
       resubmitOnAmbiguity: z.boolean().optional(),
       timing: generateAndPollTimingSchema().optional(),

@@ -1,13 +1,18 @@
 // GenerateAndPoll: one task on an asynchronous gateway entry point (unified video, vendor A, vendor B,
 // /v1/videos, aigc-images), created once (inside the worker's video quota: gateway-create.ts), then polled
-// on its query path until a final state.
+// on its query path until a final state. Its slot of the quota is given back only when its task is final
+// or was never made: a job cancelled while its task runs polls it on to its end first, since none of these
+// entry points has a cancel call (the spec shows one for the native task API only).
 // Deterministic: all I/O happens in activities; the polling loop is the query activity's retry policy,
 // and the workflow only wakes when the state changes (so `progress` shows every state, unknown ones too).
-import { ActivityCancellationType, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
-  generationCancelled,
-  generationExpired,
-  generationFailed,
+  ActivityCancellationType,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import {
   generationTimedOut,
   invalidRunInput,
   type GatewayActivities,
@@ -33,6 +38,7 @@ import {
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
 import { createGatewayTaskOnce, GatewayRun, type GatewayCreate } from './gateway-create.js';
+import { outcome, withResultUrl } from './gateway-result.js';
 
 function gatewayActivities(timing: GenerateAndPollTiming) {
   const startToCloseTimeout = timing.callTimeoutMs;
@@ -48,18 +54,7 @@ function gatewayActivities(timing: GenerateAndPollTiming) {
       retry: POLL_RETRY,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     });
-  /** Keeping a result that has no URL: a download into the store that heartbeats (as the store stage). */
-  const keeping = proxyActivities<GatewayActivities>({
-    startToCloseTimeout: '2h',
-    heartbeatTimeout: Math.max(Math.min(timing.callTimeoutMs, 30_000), 2_000),
-    retry: {
-      initialInterval: '1s',
-      backoffCoefficient: 2,
-      maximumAttempts: 5,
-      nonRetryableErrorTypes: [FailureType.VideoStoreFailed, FailureType.GenerationFailed],
-    },
-  });
-  return { creating, polling, keeping };
+  return { creating, polling };
 }
 
 type RunActivities = ReturnType<typeof gatewayActivities>;
@@ -78,19 +73,25 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   const acts = gatewayActivities(job.timing);
   const run = new GatewayRun(progress);
   const quota = new QuotaTicket(run, 'video create');
+  let created: GatewayCreateResult | undefined;
+  let deadline = 0;
   try {
     const create: GatewayCreate = (request) =>
       acts.creating.rtgCreateGatewayTaskWithinQuota.executeWithOptions({ summary: `create ${job.entryPoint} task` }, [
         request,
       ]);
-    const created = await createGatewayTaskOnce(job, create, quota, progress);
+    const remote = new RemoteTask(gatewayTaskRules(job.timing));
+    ({ created, deadline } = await createGatewayTaskOnce(job, create, quota, remote, progress));
     progress.taskId = created.taskId;
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
     progress.stage = 'polling';
-    const task = await withResultUrl(job, acts, await pollUntilFinal(job, acts, progress, created));
+    const task = await withResultUrl(job, await pollUntilFinal(job, acts, progress, created, deadline, remote));
     return outcome(job, task, progress);
   } catch (err) {
+    if (created && isCancellation(err) && run.quotaSlots.requestIdOf('video create') !== undefined) {
+      await untilFinalAfterCancel(job, acts, progress, created, deadline);
+    }
     const failure = publicFailure(err);
     fail(progress, failure);
     throw failure;
@@ -111,6 +112,27 @@ class PollTimedOut extends Error {
   ) {
     super(`task ${taskId} not final after ${timeoutMs} ms`);
   }
+}
+
+/**
+ * Cancelled while its task runs, holding a slot: the task runs on (no cancel call), so it is polled,
+ * uncancellable, to its end (or the generation time-out, or a failed read) before the slot is given back;
+ * otherwise the next job's create would take the provider past its cap.
+ */
+async function untilFinalAfterCancel(
+  job: GenerateAndPollJob,
+  acts: RunActivities,
+  progress: GenerateAndPollProgress,
+  created: GatewayCreateResult,
+  deadline: number,
+): Promise<void> {
+  progress.lastError = `cancelled while task ${created.taskId} runs: polled to its end before its quota slot is given back`;
+  await CancellationScope.nonCancellable(() =>
+    // Not final by the generation time-out, or no longer readable: given back then, as without a cancel.
+    pollUntilFinal(job, acts, progress, created, deadline, new RemoteTask(gatewayTaskRules(job.timing))).catch(
+      () => undefined,
+    ),
+  );
 }
 
 /** A gateway task's rules: polled (no callback can come), paced by the entry point's interval. */
@@ -138,9 +160,10 @@ async function pollUntilFinal(
   acts: RunActivities,
   progress: GenerateAndPollProgress,
   created: GatewayCreateResult,
+  deadline: number,
+  task: RemoteTask,
 ): Promise<GatewayTaskSummary> {
   const t = job.timing;
-  const task = new RemoteTask(gatewayTaskRules(t));
   task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: false });
   let lastState: string | null = created.state ?? null;
   const query = (untilFinal: boolean, pacing: QueryPacing, scheduleToCloseMs: number) =>
@@ -159,7 +182,6 @@ async function pollUntilFinal(
           notBefore: pacing.notBefore,
         },
       ]);
-  const deadline = Date.now() + t.generationTimeoutMs;
   const outcome = await waitUntilFinal<GatewayTaskSummary>(
     task,
     {
@@ -178,61 +200,6 @@ async function pollUntilFinal(
   );
   if (outcome.status !== FINAL || !outcome.answer) throw new PollTimedOut(created.taskId, t.generationTimeoutMs);
   return outcome.answer;
-}
-
-/**
- * A succeeded record that names no URL (OpenAI's /v1/videos object) is kept in the worker's store, whose
- * address becomes the result's `url`; where that cannot be done the run fails typed (VideoStoreFailed,
- * GenerationFailed). A success is never reported without a URL.
- */
-async function withResultUrl(
-  job: GenerateAndPollJob,
-  acts: RunActivities,
-  task: GatewayTaskSummary,
-): Promise<GatewayTaskSummary> {
-  if (task.reading !== 'succeeded' || task.url !== undefined) return task;
-  const stored = await acts.keeping.rtgKeepGatewayVideo.executeWithOptions(
-    { summary: `keep ${job.entryPoint} result ${task.taskId}` },
-    [{ workflowId: workflowInfo().workflowId, entryPoint: job.entryPoint, taskId: task.taskId }],
-  );
-  return { ...task, url: stored.url };
-}
-
-function outcome(
-  job: GenerateAndPollJob,
-  task: GatewayTaskSummary,
-  progress: GenerateAndPollProgress,
-): GenerateAndPollResult {
-  const evidence = {
-    entryPoint: job.entryPoint,
-    taskId: task.taskId,
-    state: task.state,
-    error: task.error,
-    record: task.raw,
-  };
-  const said = task.error?.message ?? task.error?.code;
-  switch (task.reading) {
-    case 'succeeded':
-      progress.stage = 'succeeded';
-      return {
-        entryPoint: job.entryPoint,
-        taskId: task.taskId,
-        state: 'succeeded',
-        rawState: task.state,
-        url: task.url,
-        task: task.raw,
-        queries: progress.queries,
-      };
-    case 'cancelled':
-      throw generationCancelled(`${job.entryPoint} task ${task.taskId} was cancelled (${task.state})`, evidence);
-    case 'expired':
-      throw generationExpired(`${job.entryPoint} task ${task.taskId} expired (${task.state})`, evidence);
-    default:
-      throw generationFailed(
-        `${job.entryPoint} task ${task.taskId} ended ${task.state ?? 'without a state'}${said ? `: ${said}` : ''}`,
-        evidence,
-      );
-  }
 }
 
 /** Callers see one ApplicationFailure of a public type; activity wrappers are unwrapped, evidence kept. */

@@ -184,7 +184,6 @@ export class RunState {
       waitingSince: before?.requestId === slot.requestId ? before.waitingSince : Date.now(),
       refusals: (before?.refusals ?? 0) + (refusal !== undefined ? 1 : 0),
     };
-    this.quotaSlots.queued(owner, slot);
     if (refusal !== undefined) this.noteError(`${owner} refused for the provider's quota: ${refusal}`);
     this.setStage('waiting_for_quota');
   }
@@ -194,14 +193,13 @@ export class RunState {
     const { key: quotaKey, requestId } = slot;
     const now = Date.now();
     this.#progress.admission = { quotaKey, requestId, waitingSince: now, admittedAt: now, refusals: 0 };
-    this.quotaSlots.held(owner, slot);
   }
 
   /** The gate granted `owner`'s slot: its submit or create goes out now, and its stage's time-out starts. */
-  admitted(owner: SlotOwner) {
+  admitted(owner: SlotOwner, noneWaiting: boolean) {
     const a = this.#progress.admission;
     if (a && a.requestId === this.quotaSlots.requestIdOf(owner)) a.admittedAt = Date.now();
-    if (this.quotaSlots.admitted(owner)) this.setStage(owner === 'video create' ? 'creating' : 'reviewing');
+    if (noneWaiting) this.setStage(owner === 'video create' ? 'creating' : 'reviewing');
   }
 
   // ---- The run ---------------------------------------------------------------------------------------

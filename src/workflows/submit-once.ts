@@ -1,5 +1,5 @@
-// The one loop behind every submit and create of ReviewThenGenerate (the async and sync review submits,
-// the video create): sent at most once, inside the provider's quota. Each attempt either sends (the task
+// The one loop behind every submit and create (ReviewThenGenerate's async and sync review submits and its
+// video create, GenerateAndPoll's create): sent at most once, inside the provider's quota. Each attempt either sends (the task
 // is made, or the answer is ambiguous) or only asks the quota: queued, or refused (429) after a grant,
 // the task waits for the gate's grant; granted at once, the next attempt sends. The stage's time-out
 // starts over at admission (the asking attempt may have waited long, e.g. retried after its worker was
@@ -8,17 +8,16 @@ import type { ApplicationFailure } from '@temporalio/workflow';
 import type { AdmissionAsk, QuotaAnswer } from '../contract/index.js';
 import type { QuotaTicket } from './admission/job-slot.js';
 import { afterAmbiguousSubmit, ambiguityOf, type Ambiguity } from './ambiguity.js';
-import type { ReviewThenGenerateJob } from './input.js';
 import { countedAmbiguity } from './job-metrics.js';
 import type { RemoteTask } from './remote-task.js';
-import type { RunState } from './run-state.js';
 
 /** A remote task's place in the provider's quota, as its submit sees it (QuotaTicket). */
 export type SubmitQuota = Pick<QuotaTicket, 'ask' | 'admittedAtOnce' | 'waitFor' | 'sent'>;
 
 export interface SubmitOnce<A, F> {
-  job: Pick<ReviewThenGenerateJob, 'resubmitOnAmbiguity' | 'timing'>;
-  run: Pick<RunState, 'noteError'>;
+  job: { resubmitOnAmbiguity: boolean; timing: { createAmbiguityGraceMs: number } };
+  /** Where the run shows its last error (`progress.lastError`). */
+  run: { noteError(message: string): void };
   kind: 'review' | 'video';
   /** How `progress.lastError` names the call: "review submit", "create". */
   label: string;

@@ -25,6 +25,7 @@ import {
   generateAndPollProgressQuery,
   type GenerateAndPollResult,
 } from '../../src/workflows/generate-and-poll-definitions.js';
+import { MAX_AMBIGUOUS_SUBMITS } from '../../src/workflows/ambiguity.js';
 import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
 import {
@@ -355,17 +356,19 @@ describe('states and outcomes', () => {
   });
 });
 
-describe('resubmitOnAmbiguity (opt-in)', () => {
+describe('resubmitOnAmbiguity (opt-in): the one policy of every create (src/workflows/ambiguity.ts)', () => {
   const unified = CASES[0]!;
+  // Nothing can name a task these entry points made (no callback), so there is nothing to wait for before
+  // resubmitting: a grace longer than the test may run shows that none is waited.
+  const noGrace = { ...timing, createAmbiguityGraceMs: 600_000 };
 
-  it('a 500 before commit: one resubmission after the grace, one task, success', async () => {
+  it('a 500 before commit: resubmitted at once, one task, success', async () => {
     const marker = `resub-${randomUUID()}`;
     sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500 } });
-    const handle = await start(input(unified, marker, { resubmitOnAmbiguity: true }));
+    const handle = await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: noGrace }));
     const result = (await handle.result()) as GenerateAndPollResult;
     const made = creates(unified, marker);
     expect(made.map((r) => r.status)).toEqual([500, 200]);
-    expect(made[1]!.at - made[0]!.at).toBeGreaterThanOrEqual(timing.createAmbiguityGraceMs);
     expect(tasksOf(marker).map((t) => t.id)).toEqual([result.taskId]);
     expect(await handle.query(generateAndPollProgressQuery)).toMatchObject({ creates: 2, stage: 'succeeded' });
   });
@@ -374,24 +377,38 @@ describe('resubmitOnAmbiguity (opt-in)', () => {
     const marker = `dup-${randomUUID()}`;
     sb.addFault({ operation: 'other', match: { url: marker }, fault: { type: 'status', status: 500, commit: true } });
     const result = (await (
-      await start(input(unified, marker, { resubmitOnAmbiguity: true }))
+      await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: noGrace }))
     ).result()) as GenerateAndPollResult;
     expect(creates(unified, marker)).toHaveLength(2);
     expect(tasksOf(marker)).toHaveLength(2);
     expect(tasksOf(marker).map((t) => t.id)).toContain(result.taskId);
   });
 
-  it('two ambiguous creates in a row: fails after the one resubmission', async () => {
+  it('two ambiguous creates in a row: the third create goes out, as a ReviewThenGenerate create would', async () => {
     const marker = `twice-${randomUUID()}`;
     sb.addFault({ operation: 'other', times: 2, match: { url: marker }, fault: { type: 'status', status: 502 } });
+    const handle = await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: noGrace }));
+    const result = (await handle.result()) as GenerateAndPollResult;
+    expect(creates(unified, marker).map((r) => r.status)).toEqual([502, 502, 200]);
+    expect(tasksOf(marker).map((t) => t.id)).toEqual([result.taskId]);
+    expect(await handle.query(generateAndPollProgressQuery)).toMatchObject({ creates: 3, stage: 'succeeded' });
+  });
+
+  it(`ambiguous ${MAX_AMBIGUOUS_SUBMITS} times in a row: SubmitUnconfirmed, not resubmitted again`, async () => {
+    const marker = `thrice-${randomUUID()}`;
+    sb.addFault({
+      operation: 'other',
+      times: MAX_AMBIGUOUS_SUBMITS,
+      match: { url: marker },
+      fault: { type: 'status', status: 502 },
+    });
     const failure = await failureOf(
-      await start(
-        input(unified, marker, { resubmitOnAmbiguity: true, timing: { ...timing, createAmbiguityGraceMs: 200 } }),
-      ),
+      await start(input(unified, marker, { resubmitOnAmbiguity: true, timing: noGrace })),
     );
     expect(failure.type).toBe('SubmitUnconfirmed');
-    expect(failure.message).toContain('the one resubmission was ambiguous too');
-    expect(creates(unified, marker)).toHaveLength(2);
+    expect(failure.message).toContain(`ambiguous ${MAX_AMBIGUOUS_SUBMITS} times in a row`);
+    expect(failure.details?.[0]).toMatchObject({ createRequests: MAX_AMBIGUOUS_SUBMITS });
+    expect(creates(unified, marker)).toHaveLength(MAX_AMBIGUOUS_SUBMITS);
   });
 });
 

@@ -222,6 +222,19 @@ describe('GateState', () => {
     expect(gate.grant(2, LEASE).map((g) => g.requestId)).toEqual([reqs[1]!.requestId]);
   });
 
+  it('numbers each grant: a lease check repeats the number, the grant after a refusal has a new one, carried on', () => {
+    const gate = new GateState(1);
+    const r = ask('t');
+    gate.acquire(r);
+    const [first] = gate.grant(0, LEASE);
+    expect(gate.dueLeases(LEASE)).toEqual([expect.objectContaining({ grant: first!.grant, grantedAt: 0 })]);
+    gate.refuse(r.requestId, 5, 1_000);
+    const again = new GateState(1, gate.snapshot()).grant(60_000, 60_000 + LEASE)[0];
+    expect(again).toMatchObject({ requestId: r.requestId });
+    expect(again!.grant).toBeTypeOf('number');
+    expect(again!.grant).not.toBe(first!.grant);
+  });
+
   it('after a refusal (429) grants no more than it still held, not before the Retry-After; the refused one goes first again', () => {
     const gate = new GateState(4);
     const reqs = Array.from({ length: 6 }, () => ask('a'));

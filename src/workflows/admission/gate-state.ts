@@ -169,9 +169,10 @@ export class GateState {
     const ids = new Set(chosen.map((r) => r.requestId));
     this.waiting = this.waiting.filter((w) => !ids.has(w.requestId));
     return chosen.map((r) => {
-      this.lastServed.set(r.fairnessKey, this.grants++);
+      const grant = this.grants++;
+      this.lastServed.set(r.fairnessKey, grant);
       this.#rate.record(now);
-      const slot: HeldSlot = { ...r, grantedAt: now, leaseUntil };
+      const slot: HeldSlot = { ...r, grant, grantedAt: now, leaseUntil };
       this.granted.set(r.requestId, slot);
       return slotView(slot);
     });

@@ -1,10 +1,11 @@
 // AdmissionGate: one workflow per quota key (workflow id `admission-<key>`) that holds the key's slots,
 // the semaphore of Temporal's mutex sample with the state kept in a class (GateState, gate-state.ts) as in
-// the safe-message-handlers sample. Runs ask with `acquireSlot`, are told with `slotGranted` (a signal to
-// their exact run), and give back with `releaseSlot`. The create and submit activities ask with the update
-// `acquireSlotNow` instead: when a slot is free the answer is the grant itself, with no signal. A slot is
-// leased: when the lease passes, the gate signals the holder again; if that run no longer exists
-// (terminated, reset, timed out, or completed without releasing) the signal fails and the slot is freed,
+// the safe-message-handlers sample. The create and submit activities ask for their run with the update
+// `acquireSlotNow` (when a slot is free the answer is the grant itself, with no signal), or the signal
+// `acquireSlot`; a run is told with `slotGranted` (a signal to its exact run, with the grant's number) and
+// gives back with `releaseSlot`. A slot is leased: when the lease passes, the gate signals the holder again
+// (the same grant's number); if that run no longer exists (terminated, reset, timed out, continued as new,
+// or completed without releasing) the signal fails and the slot is freed,
 // otherwise the lease is extended. So a live holder needs no renewals (no billable signals), and a dead
 // one holds a slot at most one lease. A grant to a run that is already gone fails the same way and frees
 // the slot at once.
@@ -42,6 +43,12 @@ import { reportGate } from './gate-metrics.js';
 import { GateState } from './gate-state.js';
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
+
+/** The update's answer for a slot held: granted, and which grant (the run tells a lease check by it). */
+const grantedNow = (slot: GrantedSlot) => ({
+  granted: true,
+  ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
+});
 /** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
 export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
 /** An idle gate wakes this often on a versioned worker, to move to a build made current meanwhile. */
@@ -72,7 +79,12 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   const tell = (slot: GrantedSlot): void => {
     signalsInFlight++;
     getExternalWorkflowHandle(slot.workflowId, slot.runId)
-      .signal(slotGrantedSignal, { requestId: slot.requestId, grantedAt: slot.grantedAt, leaseUntil: slot.leaseUntil })
+      .signal(slotGrantedSignal, {
+        requestId: slot.requestId,
+        ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
+        grantedAt: slot.grantedAt,
+        leaseUntil: slot.leaseUntil,
+      })
       .catch(() => {
         changed = gate.release(slot.requestId) || changed;
       })
@@ -104,16 +116,17 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     const now = Date.now();
     const added = gate.acquire({ ...ask, enqueuedAt: now });
     changed = added || changed;
-    if (gate.slotOf(ask.requestId)) return { granted: true };
+    const held = gate.slotOf(ask.requestId);
+    if (held) return grantedNow(held);
     // A request the gate already had (asked by a signal too: this update's answer may have no listener
     // left) is granted by the loop, with a signal, never silently in this answer.
     if (!added) return { granted: false };
-    let granted = false;
+    let granted: { granted: boolean; grant?: number } = { granted: false };
     for (const slot of gate.grant(now, now + leaseMs)) {
-      if (slot.requestId === ask.requestId) granted = true;
+      if (slot.requestId === ask.requestId) granted = grantedNow(slot);
       else tell(slot);
     }
-    return { granted };
+    return granted;
   });
 
   /**

@@ -1,9 +1,10 @@
 // A remote task's slot of a provider's quota (docs/operations.md, "Provider quotas"): one QuotaTicket per
 // remote task (each review batch, the video create, GenerateAndPoll's create) carries the ask its submit or
 // create sends, waits for the grant (or the gate's denial, or the job's own admission time-out), or learns
-// it was granted at once, and tells its run (QuotaReport), which shows the wait and keeps the slot until
-// the task is final or was never made. The ask itself is made by the submit or create activity, which
-// alone knows the worker's limits; the stages call these between their attempts.
+// it was granted at once. The ticket alone keeps the run's slots (RunSlots) until the task is final or
+// was never made, for both workflows; its run (QuotaReport) only shows the wait. The ask itself is made by
+// the submit or create activity, which alone knows the worker's limits; the stages call these between
+// their attempts.
 import { CancellationScope, uuid4 } from '@temporalio/workflow';
 import {
   admissionTimedOut,
@@ -18,15 +19,18 @@ import { DEFAULT_FAIRNESS_KEY } from '../../model/priority.js';
 import { releaseSlot } from './requester.js';
 import type { QuotaSlot, RunSlots, SlotOwner } from './run-slots.js';
 
-/** A run that shows its tasks' quota waits and keeps their slots: RunState, GenerateAndPoll's GatewayRun. */
+/**
+ * A run that shows its tasks' quota waits (RunState, GenerateAndPoll's GatewayRun), and where their slots
+ * are kept; the tickets alone change what `quotaSlots` holds.
+ */
 export interface QuotaReport {
   readonly quotaSlots: RunSlots;
   /** `owner` waits for a slot (queued, or refused by the provider after a grant). */
   waitForQuota(owner: SlotOwner, slot: QuotaSlot, refusal?: string): void;
   /** `owner` was granted `slot` in the gate's answer: it holds it from now on. */
   admittedAtOnce(owner: SlotOwner, slot: QuotaSlot): void;
-  /** The gate granted `owner`'s slot: its submit or create goes out now. */
-  admitted(owner: SlotOwner): void;
+  /** The gate granted `owner`'s slot: its create or submit goes out now; `noneWaiting`: no task still waits. */
+  admitted(owner: SlotOwner, noneWaiting: boolean): void;
 }
 
 /** What a job chose about its place in line; none of it for GenerateAndPoll, which takes the defaults. */
@@ -39,7 +43,8 @@ export type QuotaChoices = Partial<Pick<ReviewThenGenerateJob, 'priority' | 'fai
 export class QuotaTicket {
   /** Sent with every submit or create of the task; `granted` once the gate granted it. */
   readonly ask: AdmissionAsk;
-  #lastGrant = 0;
+  /** The grants this task took (grantIdOf): a lease check repeats one of them, and is never a new grant. */
+  readonly #taken = new Set<string>();
   #waitingSince: number | undefined;
   #key: string | undefined;
 
@@ -76,10 +81,11 @@ export class QuotaTicket {
     if ('refused' in wait) countQuotaRefusal(slot.key, this.owner === 'video create' ? 'video' : 'review');
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
+    this.run.quotaSlots.queued(this.owner, slot);
     this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
-    this.#lastGrant = await this.#grant(slot);
+    this.#taken.add(await this.#grant(slot));
     this.ask.granted = true;
-    this.run.admitted(this.owner);
+    this.run.admitted(this.owner, this.run.quotaSlots.admitted(this.owner));
   }
 
   /**
@@ -87,9 +93,11 @@ export class QuotaTicket {
    * final, and its next attempt sends.
    */
   admittedAtOnce(slot: HeldSlotRef): void {
+    if (slot.grant !== undefined) this.#taken.add(slot.grant);
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.ask.granted = true;
+    this.run.quotaSlots.held(this.owner, slot);
     this.run.admittedAtOnce(this.owner, slot);
   }
 
@@ -98,16 +106,16 @@ export class QuotaTicket {
     if (this.#key !== undefined && this.#waitingSince !== undefined) recordAdmissionWait(this.#key, this.#waitingSince);
   }
 
-  /** Waits for a grant newer than the last (a lease check repeats an older grant's time). */
-  async #grant(slot: { key: string; requestId: string }): Promise<number> {
+  /** Waits for a grant this task has not taken yet (a lease check repeats one it took): which grant. */
+  async #grant(slot: { key: string; requestId: string }): Promise<string> {
     const limit = this.choices.admissionTimeoutMs;
     const since = this.#waitingSince!;
     const granted = await this.run.quotaSlots.grants.waitFor(
       slot.requestId,
-      this.#lastGrant,
+      this.#taken,
       limit === undefined ? undefined : Math.max(since + limit - Date.now(), 0),
     );
-    if (typeof granted === 'number') return granted;
+    if (typeof granted === 'string') return granted;
     if (granted !== undefined)
       throw budgetExceeded(`${granted.denied}; nothing was created`, {
         quotaKey: slot.key,
