@@ -3,7 +3,7 @@
 import { invalidRunInput, type GateLimits } from '../contract/index.js';
 import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
 import { DEFAULT_FAIRNESS_KEY } from '../model/priority.js';
-import { formatIssues } from '../model/validation.js';
+import { formatIssues, type ValidationIssue } from '../model/validation.js';
 import { billedSecondsOf, type VideoCreateKind } from '../model/video/billed-seconds.js';
 
 /** A gate with only per-model limits still needs a capacity: one no account reaches. */
@@ -70,21 +70,35 @@ export function videoSlotFor(
   const model = String(create.body.model ?? '');
   const limits = videoLimitsFor(settings, model, tenant);
   if (!settings || !limits) return undefined;
+  const problem = unchargeableLength(settings, tenant, create);
+  if (problem) throw invalidRunInput(formatIssues([problem]), [problem]);
   const billed = billedSecondsOf(create.kind, create.body);
-  const charged = tenant ?? DEFAULT_FAIRNESS_KEY;
-  const budget = limits.budgets?.[charged]?.seconds;
-  if ('unknown' in billed && budget !== undefined) {
-    const problem = {
-      field: `${create.field}.${billed.unknown}`,
-      rule: `is required: tenant ${charged} has a daily budget in seconds of video (${budget} s, VIDEO_DAILY_SECONDS_BY_TENANT), and a create that does not say its length as a positive number of seconds cannot be charged`,
-    };
-    throw invalidRunInput(formatIssues([problem]), [problem]);
-  }
   return {
     settings,
     limits,
     group: settings.byModel[model] !== undefined ? model : undefined,
     seconds: 'seconds' in billed ? billed.seconds : undefined,
+  };
+}
+
+/**
+ * Why a create cannot be charged, or undefined: it does not say its length where the tenant the gate would
+ * charge (its own, or `default`'s for a job that names none) has a daily budget in seconds. Asked by the
+ * create's own activity and, for ReviewThenGenerate, by the job's start check (job-needs.ts), so the job
+ * is refused before its review is paid for.
+ */
+export function unchargeableLength(
+  settings: VideoAdmissionSettings | undefined,
+  tenant: string | undefined,
+  create: VideoCreateRequest,
+): ValidationIssue | undefined {
+  const charged = tenant ?? DEFAULT_FAIRNESS_KEY;
+  const budget = settings?.budgets?.[charged]?.seconds;
+  const billed = billedSecondsOf(create.kind, create.body);
+  if (budget === undefined || !('unknown' in billed)) return undefined;
+  return {
+    field: `${create.field}.${billed.unknown}`,
+    rule: `is required: tenant ${charged} has a daily budget in seconds of video (${budget} s, VIDEO_DAILY_SECONDS_BY_TENANT), and a create that does not say its length as a positive number of seconds cannot be charged`,
   };
 }
 

@@ -1,25 +1,34 @@
 // rtgCheckJobNeeds: the worker's side of src/contract/job-needs.ts. Each need names the worker setting
 // that satisfies it; the answer lists every need this worker lacks, so one refusal names them all.
+import type { AdmissionSettings } from '../config-admission.js';
 import type { JobNeeds, JobNeedsActivities, JobNeedsAnswer } from '../contract/job-needs.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { VideoStore } from '../store/types.js';
+import { unchargeableLength } from './admission-limits.js';
 
 export interface JobNeedsDependencies {
   store?: VideoStore | undefined;
+  admission?: AdmissionSettings | undefined;
 }
 
-/** For each need: the worker setting it takes, and whether this worker has it. */
-const SETTINGS: { [N in keyof Required<JobNeeds>]: { setting: string; has(deps: JobNeedsDependencies): boolean } } = {
-  store: { setting: 'VIDEO_STORE', has: (deps) => deps.store !== undefined },
+/** The worker setting each setting-backed need takes, and whether this worker has it. */
+const SETTINGS = {
+  store: { setting: 'VIDEO_STORE', has: (deps: JobNeedsDependencies) => deps.store !== undefined },
 };
 
 export function missingSettings(needs: JobNeeds, deps: JobNeedsDependencies): ValidationIssue[] {
-  return (Object.keys(SETTINGS) as Array<keyof JobNeeds>)
-    .filter((need) => needs[need] && !SETTINGS[need].has(deps))
-    .map((need) => ({
-      field: need,
-      rule: `needs ${SETTINGS[need].setting} on the worker, and this worker has none (refused before any call to the services)`,
-    }));
+  const problems: ValidationIssue[] = [];
+  if (needs.store && !SETTINGS.store.has(deps))
+    problems.push({
+      field: 'store',
+      rule: `needs ${SETTINGS.store.setting} on the worker, and this worker has none (refused before any call to the services)`,
+    });
+  // The create's own rule (admission-limits.ts), asked with a body that says no length, as the job's.
+  const unsaid = needs.unsaidLength;
+  const length =
+    unsaid && unchargeableLength(deps.admission?.video, unsaid.tenant, { kind: 'native', body: {}, field: 'task' });
+  if (length) problems.push(length);
+  return problems;
 }
 
 export function createJobNeedsActivities(deps: JobNeedsDependencies): JobNeedsActivities {

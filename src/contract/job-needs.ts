@@ -8,6 +8,11 @@ import type { ValidationIssue } from '../model/validation.js';
 export interface JobNeeds {
   /** `store: true`: a VIDEO_STORE to copy the finished video to. */
   store?: true;
+  /**
+   * A `task` without `duration`: its cost in seconds is unknown, so the tenant (the job's fairnessKey) must
+   * have no daily budget in seconds on this worker (VIDEO_DAILY_SECONDS_BY_TENANT).
+   */
+  unsaidLength?: { tenant: string };
 }
 
 export type JobNeedsAnswer = { ok: true } | { ok: false; problems: ValidationIssue[] };

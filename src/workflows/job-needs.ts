@@ -6,15 +6,20 @@ import { invalidRunInput } from '../contract/index.js';
 import type { JobNeeds, JobNeedsActivities } from '../contract/job-needs.js';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues, type ValidationIssue } from '../model/validation.js';
+import { billedSecondsOf } from '../model/video/billed-seconds.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { countJob } from './job-metrics.js';
 
-export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store'>): JobNeeds {
-  return { ...(job.store ? { store: true as const } : {}) };
+export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey'>): JobNeeds {
+  const lengthUnsaid = 'unknown' in billedSecondsOf('native', job.task);
+  return {
+    ...(job.store ? { store: true as const } : {}),
+    ...(lengthUnsaid ? { unsaidLength: { tenant: job.fairnessKey } } : {}),
+  };
 }
 
 /** Throws InvalidInput when the worker lacks a setting the job needs; schedules nothing when it needs none. */
-export async function checkJobNeeds(job: Pick<ReviewThenGenerateJob, 'store'>): Promise<void> {
+export async function checkJobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey'>): Promise<void> {
   const needs = jobNeeds(job);
   const fields = Object.keys(needs);
   if (fields.length === 0) return;

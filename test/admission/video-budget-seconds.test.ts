@@ -43,6 +43,28 @@ async function startGenerateAndPoll(input: GenerateAndPollInput) {
 }
 
 describe('a daily budget of 10 seconds of video', () => {
+  it('refuses a job with media to review and no duration at its start: no review is submitted either', async () => {
+    stack.sandbox.reset();
+    const run = randomUUID().slice(0, 8);
+    const job = await stack.start({
+      task: {
+        model: 'video-model-1',
+        content: [
+          { type: 'text', text: `reviewed-no-duration ${run}` },
+          { type: 'image_url', image_url: { url: `https://cdn.example.com/${run}/a.jpg` }, role: 'reference_image' },
+        ],
+      },
+      review: {},
+      fairnessKey: 'sec-t',
+      timing: fastTiming,
+    });
+    const failure = await failureOf(job);
+    expect(failure.type).toBe('InvalidInput');
+    expect(failure.message).toContain('task.duration: is required: tenant sec-t has a daily budget in seconds');
+    // Nothing was sent for it: neither the review it would have paid for, nor the create.
+    expect(stack.sandbox.requests().filter((r) => JSON.stringify(r.body ?? null).includes(run))).toHaveLength(0);
+  });
+
   it('refuses creates without a duration (InvalidInput naming task.duration) before sending any', async () => {
     stack.sandbox.reset();
     const run = randomUUID().slice(0, 8);
