@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';
@@ -17,16 +16,11 @@ withStack(
   (s) => (stack = s),
 );
 
-async function startGenerateAndPoll(prompt: string) {
-  const input: GenerateAndPollInput = {
+function startGenerateAndPoll(prompt: string) {
+  return stack.startGenerateAndPoll({
     entryPoint: 'unifiedVideo',
     body: { model: 'video-model-1', prompt },
     timing: { pollIntervalMs: 200, minQueryIntervalMs: 0 },
-  };
-  return (await testClient()).workflow.start('GenerateAndPoll', {
-    taskQueue: stack.taskQueue,
-    workflowId: `gap-budget-${randomUUID()}`,
-    args: [input],
   });
 }
 

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';
@@ -19,16 +18,11 @@ withStack(
 
 const quotaKey = () => defaultVideoQuotaKey(stack.sandbox.videoBaseUrl);
 
-async function startGenerateAndPoll(prompt: string) {
-  const input: GenerateAndPollInput = {
+function startGenerateAndPoll(prompt: string) {
+  return stack.startGenerateAndPoll({
     entryPoint: 'unifiedVideo',
     body: { model: 'video-model-1', prompt },
     timing: { pollIntervalMs: 200, minQueryIntervalMs: 0 },
-  };
-  return (await testClient()).workflow.start('GenerateAndPoll', {
-    taskQueue: stack.taskQueue,
-    workflowId: `gap-quota-${randomUUID()}`,
-    args: [input],
   });
 }
 

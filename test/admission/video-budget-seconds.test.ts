@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { failureOf } from '../support/failures.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
@@ -28,18 +27,6 @@ const creates = (marker: string) =>
   stack.sandbox.requests().filter((r) => r.method === 'POST' && JSON.stringify(r.body ?? null).includes(marker));
 async function gate() {
   return (await testClient()).workflow.getHandle(admissionGateId(quotaKey())).query(gateStateQuery);
-}
-
-async function startGenerateAndPoll(input: GenerateAndPollInput) {
-  const handle = await (
-    await testClient()
-  ).workflow.start('GenerateAndPoll', {
-    taskQueue: stack.taskQueue,
-    workflowId: `gap-budget-${randomUUID()}`,
-    args: [input],
-  });
-  stack.handles.push(handle);
-  return handle;
 }
 
 describe('a daily budget of 10 seconds of video', () => {
@@ -99,10 +86,10 @@ describe('a daily budget of 10 seconds of video', () => {
     const body = (i: number) => ({ model_name: 'vendor-a-v1', prompt: `five ${run} ${i}`, duration: '5' });
     const timing = { pollIntervalMs: 200, minQueryIntervalMs: 0 };
     const first = await Promise.all(
-      [0, 1].map((i) => startGenerateAndPoll({ entryPoint: 'vendorA', body: body(i), timing })),
+      [0, 1].map((i) => stack.startGenerateAndPoll({ entryPoint: 'vendorA', body: body(i), timing })),
     );
     for (const h of first) expect((await h.result()).state).toBe('succeeded');
-    const third = await startGenerateAndPoll({ entryPoint: 'vendorA', body: body(2), timing });
+    const third = await stack.startGenerateAndPoll({ entryPoint: 'vendorA', body: body(2), timing });
     await until(
       async () => (await third.query(generateAndPollProgressQuery)).stage === 'waiting_for_quota',
       'the third create to wait for the next day',
@@ -110,7 +97,7 @@ describe('a daily budget of 10 seconds of video', () => {
     expect(creates(run)).toHaveLength(2);
     expect((await gate()).spentToday?.['default']).toEqual({ tasks: 2, seconds: 10 });
     // Its length unknown, a GenerateAndPoll create is refused too, naming the field of its entry point.
-    const unknown = await startGenerateAndPoll({
+    const unknown = await stack.startGenerateAndPoll({
       entryPoint: 'videos',
       body: { model: 'sora-like', prompt: `unknown ${run}` },
       timing,

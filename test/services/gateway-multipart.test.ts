@@ -3,29 +3,12 @@
 // `image[]` parts, and the JSON form of an edit in OpenAI's published API description is
 // `images: [{ image_url }]`. Client and sandbox now agree with those, not only with each other.
 import { FormData } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { withSandbox } from '../support/sandbox.js';
 import { RequestValidationError } from '../../src/model/validation.js';
-import { VideoClient } from '../../src/services/video/client.js';
 
-let sb: Sandbox;
-let video: VideoClient;
-
-beforeAll(async () => {
-  sb = await startSandbox({ videoDurationMs: 200 });
-  video = new VideoClient({
-    baseUrl: sb.videoBaseUrl,
-    apiKey: sb.apiKey,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
-    timeoutMs: 5_000,
-  });
-});
-afterAll(async () => {
-  await video?.close();
-  await sb?.close();
-});
-beforeEach(() => sb.reset());
+// The sandbox in this process and our video client on it, reset before each test.
+const ctx = withSandbox({ videoDurationMs: 200, timeoutMs: 5_000 });
 
 const png = () => new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' });
 
@@ -36,18 +19,18 @@ describe('/v1/videos as multipart (defect 6)', () => {
     form.append('prompt', 'the kite takes off');
     form.append('seconds', '4');
     form.append('input_reference', png(), 'first-frame.png');
-    const res = await video.createVideo(form, { checkWellKnown: true });
+    const res = await ctx.video.createVideo(form, { checkWellKnown: true });
     expect(res.body).toMatchObject({ object: 'video', status: 'queued', model: 'sora-2' });
-    const [entry] = sb.requests();
+    const [entry] = ctx.sandbox.requests();
     expect(entry!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    expect(sb.videoTasks()).toHaveLength(1);
+    expect(ctx.sandbox.videoTasks()).toHaveLength(1);
   });
 
   it('the well-known check of a multipart create names a missing prompt', async () => {
     const form = new FormData();
     form.append('model', 'sora-2');
-    await expect(video.createVideo(form, { checkWellKnown: true })).rejects.toBeInstanceOf(RequestValidationError);
-    expect(sb.requests()).toHaveLength(0);
+    await expect(ctx.video.createVideo(form, { checkWellKnown: true })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(ctx.sandbox.requests()).toHaveLength(0);
   });
 });
 
@@ -58,7 +41,7 @@ describe('images edits (defect 7)', () => {
     form.append('prompt', 'put them in one basket');
     form.append('image[]', png(), 'a.png');
     form.append('image[]', png(), 'b.png');
-    const res = await video.imagesEdits(form, { checkWellKnown: true });
+    const res = await ctx.video.imagesEdits(form, { checkWellKnown: true });
     expect((res.body as { data: unknown[] }).data).toHaveLength(1);
   });
 
@@ -68,17 +51,17 @@ describe('images edits (defect 7)', () => {
       prompt: 'make it blue',
       images: [{ image_url: 'https://example.com/kite.png' }],
     };
-    const res = await video.imagesEdits(body, { checkWellKnown: true });
+    const res = await ctx.video.imagesEdits(body, { checkWellKnown: true });
     expect((res.body as { data: unknown[] }).data).toHaveLength(1);
   });
 
   it('a JSON edit with neither image nor images is refused by the check, and by the service', async () => {
-    const err = await video.imagesEdits({ prompt: 'make it blue' }, { checkWellKnown: true }).then(
+    const err = await ctx.video.imagesEdits({ prompt: 'make it blue' }, { checkWellKnown: true }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RequestValidationError);
-    expect(sb.requests()).toHaveLength(0);
-    await expect(video.imagesEdits({ prompt: 'make it blue', images: [] })).rejects.toMatchObject({ status: 400 });
+    expect(ctx.sandbox.requests()).toHaveLength(0);
+    await expect(ctx.video.imagesEdits({ prompt: 'make it blue', images: [] })).rejects.toMatchObject({ status: 400 });
   });
 });

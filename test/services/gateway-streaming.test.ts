@@ -5,32 +5,15 @@
 // is never sent again by rtgCallGateway (the answer arrived: the call was processed).
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { FormData } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { withSandbox } from '../support/sandbox.js';
 import { createGatewayActivities } from '../../src/activities/gateway.js';
 import { RequestValidationError } from '../../src/model/validation.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { VideoClient } from '../../src/services/video/client.js';
 import type { GatewayEndpointName } from '../../src/model/video/gateway-endpoints.js';
 import { activityFailure } from '../support/failures.js';
 
-let sb: Sandbox;
-let video: VideoClient;
-
-beforeAll(async () => {
-  sb = await startSandbox({ videoDurationMs: 200 });
-  video = new VideoClient({
-    baseUrl: sb.videoBaseUrl,
-    apiKey: sb.apiKey,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
-    timeoutMs: 5_000,
-  });
-});
-afterAll(async () => {
-  await video?.close();
-  await sb?.close();
-});
-beforeEach(() => sb.reset());
+// The sandbox in this process and our video client on it, reset before each test.
+const ctx = withSandbox({ videoDurationMs: 200, timeoutMs: 5_000 });
 
 const streamed: Array<{ endpoint: GatewayEndpointName; body: Record<string, unknown>; params?: { model: string } }> = [
   { endpoint: 'chatCompletions', body: { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true } },
@@ -44,7 +27,7 @@ const streamed: Array<{ endpoint: GatewayEndpointName; body: Record<string, unkn
 
 describe('stream: true', () => {
   it.each(streamed)('$endpoint: refused before any request, naming what to send instead', async (c) => {
-    const err = await video.gateway(c.endpoint, { body: c.body }).then(
+    const err = await ctx.video.gateway(c.endpoint, { body: c.body }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -52,7 +35,7 @@ describe('stream: true', () => {
     expect((err as RequestValidationError).issues).toEqual([
       expect.objectContaining({ field: 'stream', rule: expect.stringContaining('send it without `stream`') }),
     ]);
-    expect(sb.requests()).toHaveLength(0);
+    expect(ctx.sandbox.requests()).toHaveLength(0);
   });
 
   it('a multipart images edit with stream=true is refused the same way', async () => {
@@ -60,20 +43,20 @@ describe('stream: true', () => {
     form.append('prompt', 'add a sun');
     form.append('image', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
     form.append('stream', 'true');
-    await expect(video.gateway('imagesEdits', { body: form })).rejects.toBeInstanceOf(RequestValidationError);
-    expect(sb.requests()).toHaveLength(0);
+    await expect(ctx.video.gateway('imagesEdits', { body: form })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(ctx.sandbox.requests()).toHaveLength(0);
   });
 
   it('stream: false is sent as any other body', async () => {
-    const res = await video.gateway('chatCompletions', {
+    const res = await ctx.video.gateway('chatCompletions', {
       body: { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: false },
     });
     expect(res.status).toBe(200);
-    expect(sb.requests()).toHaveLength(1);
+    expect(ctx.sandbox.requests()).toHaveLength(1);
   });
 
   it('rtgCallGateway: InvalidInput, not retryable, nothing sent', async () => {
-    const acts = createGatewayActivities({ video });
+    const acts = createGatewayActivities({ video: ctx.video });
     const f = await activityFailure(
       new MockActivityEnvironment().run(acts.rtgCallGateway, {
         endpoint: 'chatCompletions' as const,
@@ -82,14 +65,14 @@ describe('stream: true', () => {
     );
     expect(f).toMatchObject({ type: 'InvalidInput', nonRetryable: true });
     expect(f.message).toContain('stream');
-    expect(sb.requests()).toHaveLength(0);
+    expect(ctx.sandbox.requests()).toHaveLength(0);
   });
 });
 
 describe('a 2xx whose body cannot be read, on a synchronous call', () => {
   it('rtgCallGateway does not send it again: the answer arrived, the call was processed', async () => {
-    sb.addFault({ operation: 'other', fault: { type: 'malformed' }, times: 1 });
-    const acts = createGatewayActivities({ video });
+    ctx.sandbox.addFault({ operation: 'other', fault: { type: 'malformed' }, times: 1 });
+    const acts = createGatewayActivities({ video: ctx.video });
     const f = await activityFailure(
       new MockActivityEnvironment().run(acts.rtgCallGateway, {
         endpoint: 'chatCompletions' as const,
@@ -99,6 +82,6 @@ describe('a 2xx whose body cannot be read, on a synchronous call', () => {
     expect(f.nonRetryable).toBe(true);
     expect(f.message).toContain('not sent again');
     expect(f.details?.[0]).toMatchObject({ kind: 'malformed-response', status: 200 });
-    expect(sb.requests()).toHaveLength(1);
+    expect(ctx.sandbox.requests()).toHaveLength(1);
   });
 });

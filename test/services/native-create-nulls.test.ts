@@ -2,29 +2,12 @@
 // the native create is field for field) sends every option it was not given as `null`, so the real
 // service must read `null` as "unset". The client refused such a body before sending; now an explicit
 // null is an unset option (dropped before sending), while a null required field is still reported.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { withSandbox } from '../support/sandbox.js';
 import { RequestValidationError } from '../../src/model/validation.js';
-import { VideoClient } from '../../src/services/video/client.js';
 
-let sb: Sandbox;
-let video: VideoClient;
-
-beforeAll(async () => {
-  sb = await startSandbox({ videoDurationMs: 200 });
-  video = new VideoClient({
-    baseUrl: sb.videoBaseUrl,
-    apiKey: sb.apiKey,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
-    timeoutMs: 5_000,
-  });
-});
-afterAll(async () => {
-  await video?.close();
-  await sb?.close();
-});
-beforeEach(() => sb.reset());
+// The sandbox in this process and our video client on it, reset before each test.
+const ctx = withSandbox({ videoDurationMs: 200, timeoutMs: 5_000 });
 
 // What the Ark SDK's tasks.create(model, content) puts on the wire for the options it was not given.
 const arkNulls = {
@@ -47,20 +30,20 @@ describe('explicit nulls in a native create body', () => {
       content: [{ type: 'text' as const, text: 'a red kite', role: null }],
       ...arkNulls,
     };
-    const { id } = await video.createTask(body as never);
+    const { id } = await ctx.video.createTask(body as never);
     expect(id).toEqual(expect.any(String));
-    const sent = sb.requests().filter((r) => r.method === 'POST' && r.path === '/v1/task/create');
+    const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/v1/task/create');
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toEqual({ model: 'video-model-1', content: [{ type: 'text', text: 'a red kite' }] });
   });
 
   it('a null required field is still refused before sending, as missing', async () => {
-    const err = await video.createTask({ model: null, content: null, ...arkNulls } as never).then(
+    const err = await ctx.video.createTask({ model: null, content: null, ...arkNulls } as never).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues.map((i) => i.field).sort()).toEqual(['content', 'model']);
-    expect(sb.requests()).toHaveLength(0);
+    expect(ctx.sandbox.requests()).toHaveLength(0);
   });
 });

@@ -13,6 +13,8 @@ import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
+import type { GenerateAndPoll } from '../../src/workflows/generate-and-poll.js';
+import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import {
@@ -83,6 +85,11 @@ export interface Stack {
   /** The same services and callback address as settings, for a worker built through the plugin. */
   activitySettings: ActivitySettings;
   start(input: ReviewThenGenerateInput, workflowId?: string): Promise<WorkflowHandle<typeof ReviewThenGenerate>>;
+  /** A GenerateAndPoll job on the stack's worker; its history is replayed and scanned like the others. */
+  startGenerateAndPoll(
+    input: GenerateAndPollInput,
+    workflowId?: string,
+  ): Promise<WorkflowHandle<typeof GenerateAndPoll>>;
   handles: WorkflowHandle[];
   stop(): Promise<void>;
 }
@@ -183,6 +190,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     handles,
     async start(input, workflowId = `rtg-test-${randomUUID()}`) {
       const handle = await client.workflow.start<typeof ReviewThenGenerate>('ReviewThenGenerate', {
+        taskQueue,
+        workflowId,
+        args: [input],
+      });
+      handles.push(handle);
+      return handle;
+    },
+    async startGenerateAndPoll(input, workflowId = `gap-test-${randomUUID()}`) {
+      const handle = await client.workflow.start<typeof GenerateAndPoll>('GenerateAndPoll', {
         taskQueue,
         workflowId,
         args: [input],
