@@ -6,14 +6,17 @@
 // Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
 import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
-import { checkSyncBody, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { Readable } from 'node:stream';
+import { checkSyncBody, PIXEL_PNG, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { streamReply } from './gateway-streams.js';
 import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
 import { describeIssues, type Issue } from './validation.js';
 
 type Action =
-  | { sync: GatewaySyncKind }
+  /** `stream`: always an event stream (Gemini's streamGenerateContent); otherwise when the body says `stream: true`. */
+  | { sync: GatewaySyncKind; stream?: true }
   | { create: GatewayTaskKind }
   | { query: GatewayTaskKind }
   /** The result of a finished task, served to the bearer key (OpenAI's GET /v1/videos/{id}/content). */
@@ -60,7 +63,16 @@ const ROUTES: GatewayRoute[] = [
     pattern: /^\/v1beta\/models\/(?<model>[^/]+):generateContent$/,
     action: { sync: 'generateContent' },
   },
+  // The streaming form of generateContent (not in the spec's list), as @google/genai calls it (`?alt=sse`).
+  {
+    method: 'POST',
+    pattern: /^\/v1beta\/models\/(?<model>[^/]+):streamGenerateContent$/,
+    action: { sync: 'generateContent', stream: true },
+  },
 ];
+
+/** The entry points whose family streams its answer on `stream: true`. */
+const STREAMS_ON_REQUEST = new Set<GatewaySyncKind>(['chatCompletions', 'responses', 'messages']);
 
 const FILE = /^\/gateway-files\/([^/]+)\.(mp4|png)$/;
 
@@ -79,6 +91,8 @@ function invalid(issues: Issue[]): Reply {
 
 export class GatewaySandbox {
   private readonly tasks: GatewayTasks;
+  /** The ids of the image URLs handed out by the synchronous image entry points. */
+  private readonly images = new Set<string>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -108,6 +122,15 @@ export class GatewaySandbox {
     if (file) {
       // Result files are public downloads, like the native task API's videos.
       const id = decode(file[1]) ?? '';
+      if (req.method === 'GET' && this.images.has(id)) {
+        const png = Buffer.from(PIXEL_PNG, 'base64');
+        return {
+          status: 200,
+          stream: Readable.from([png]),
+          contentType: 'image/png',
+          headers: { 'content-length': String(png.length) },
+        };
+      }
       if (req.method !== 'GET' || !this.tasks.fileReady(id)) return errorReply(404, 'not_found', 'no such file');
       return {
         status: 200,
@@ -162,15 +185,21 @@ export class GatewaySandbox {
       return invalid([{ field: 'model', rule: 'is not a valid percent-encoded path segment' }]);
     const issues = checkSyncBody(action.sync, body.value);
     if (issues.length > 0) return invalid(issues);
-    return {
-      status: 200,
-      json: syncReply(
-        action.sync,
-        body.value,
-        model,
-        () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`,
-      ),
+    // Image URLs resolve: each one handed out is served (a PNG) until the sandbox is reset.
+    const imageUrl = () => {
+      const id = `img-${randomHex(6)}`;
+      this.images.add(id);
+      return `${this.ctx.baseUrls.video}/gateway-files/${id}.png`;
     };
+    const whole = syncReply(action.sync, body.value, model, imageUrl);
+    const kind = action.sync;
+    const streamed = action.stream === true || (STREAMS_ON_REQUEST.has(kind) && body.value.stream === true);
+    if (
+      streamed &&
+      (kind === 'chatCompletions' || kind === 'responses' || kind === 'messages' || kind === 'generateContent')
+    )
+      return streamReply(kind, whole, body.value);
+    return { status: 200, json: whole };
   }
 
   /** OpenAI's download: `variant` video (default), thumbnail or spritesheet; 404 until the task completed. */
@@ -190,6 +219,7 @@ export class GatewaySandbox {
 
   reset(): void {
     this.tasks.reset();
+    this.images.clear();
   }
 
   /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */

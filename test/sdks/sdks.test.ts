@@ -9,6 +9,8 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
+type AnthropicError = InstanceType<typeof Anthropic.APIError>;
+
 let sb: Sandbox;
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -182,16 +184,19 @@ describe('anthropic', () => {
   it('errors: {type:"error", error:{type,message}} on 400, 401 and 429', async () => {
     const bad = await caught(anthropic().messages.create({ ...body, max_tokens: 0 }));
     expect(bad).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((bad as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect((bad as AnthropicError).error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+    });
 
     const noKey = await caught(anthropic('wrong').messages.create(body));
     expect(noKey).toBeInstanceOf(Anthropic.AuthenticationError);
-    expect((noKey as Anthropic.APIError).error).toMatchObject({ error: { type: 'authentication_error' } });
+    expect((noKey as AnthropicError).error).toMatchObject({ error: { type: 'authentication_error' } });
 
     sb.addFault({ operation: 'other', match: { model: 'claude-busy' }, fault: { type: 'status', status: 429 } });
     const busy = await caught(anthropic().messages.create({ ...body, model: 'claude-busy' }));
     expect(busy).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((busy as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect((busy as AnthropicError).error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
   });
 });
 
@@ -216,7 +221,9 @@ describe('google genai', () => {
       expect(e).toBeInstanceOf(ApiError);
       return JSON.parse((e as ApiError).message) as { error: { code: unknown; status: unknown; message: unknown } };
     };
-    const bad = await caught(gemini().models.generateContent({ model: 'gemini-2.5-flash', contents: [] }));
+    const bad = await caught(
+      gemini().models.generateContent({ model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [] }] }),
+    );
     expect((bad as ApiError).status).toBe(400);
     expect(envelope(bad).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.any(String) });
 
