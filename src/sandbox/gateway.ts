@@ -8,11 +8,11 @@ import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
 import { Readable } from 'node:stream';
 import { checkSyncBody, PIXEL_PNG, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { invalid, readGatewayBody } from './gateway-body.js';
 import { streamReply } from './gateway-streams.js';
 import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
-import { describeIssues, type Issue } from './validation.js';
 
 type Action =
   /** `stream`: always an event stream (Gemini's streamGenerateContent); otherwise when the body says `stream: true`. */
@@ -83,10 +83,6 @@ function decode(segment: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function invalid(issues: Issue[]): Reply {
-  return errorReply(400, 'invalid_request', describeIssues(issues), { issues });
 }
 
 export class GatewaySandbox {
@@ -167,7 +163,7 @@ export class GatewaySandbox {
         : { status: 200, json, taskId: id };
     }
 
-    const body = await this.readGatewayBody(req, route.multipart === true);
+    const body = await readGatewayBody(req, route.multipart === true);
     if ('reply' in body) return body.reply;
     if ('create' in action) {
       if (typeof body.value.prompt !== 'string' || body.value.prompt.trim() === '') {
@@ -220,42 +216,5 @@ export class GatewaySandbox {
   reset(): void {
     this.tasks.reset();
     this.images.clear();
-  }
-
-  /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */
-  private async readGatewayBody(
-    req: ServiceRequest,
-    multipart: boolean,
-  ): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
-    const type = req.headers['content-type'] ?? '';
-    if (multipart && /^multipart\/form-data\b/i.test(type)) {
-      try {
-        const form = await new Response(req.rawBody, { headers: { 'content-type': type } }).formData();
-        // A repeated name (`image[]` parts) becomes an array of its values.
-        const value: Record<string, unknown> = {};
-        for (const name of new Set(form.keys())) {
-          const all = form.getAll(name).map((v) => (typeof v === 'string' ? v : { filename: v.name, type: v.type }));
-          value[name] = all.length === 1 ? all[0] : all;
-        }
-        return { value };
-      } catch {
-        return { reply: invalid([{ field: 'body', rule: 'is not valid multipart/form-data' }]) };
-      }
-    }
-    if (!/^application\/json\b/i.test(type)) {
-      return {
-        reply: invalid([
-          {
-            field: 'Content-Type',
-            rule: multipart ? 'must be application/json or multipart/form-data' : 'must be application/json',
-          },
-        ]),
-      };
-    }
-    if (!req.bodyIsJson) return { reply: invalid([{ field: 'body', rule: 'is not valid JSON' }]) };
-    const b = req.body;
-    if (typeof b !== 'object' || b === null || Array.isArray(b))
-      return { reply: invalid([{ field: 'body', rule: 'must be a JSON object' }]) };
-    return { value: b as Record<string, unknown> };
   }
 }
