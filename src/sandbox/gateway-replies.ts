@@ -111,7 +111,7 @@ export function syncReply(
           },
         },
         service_tier: 'default',
-        system_fingerprint: null,
+        system_fingerprint: 'fp_sandbox',
       };
     case 'responses':
       return {

@@ -39,7 +39,9 @@ function responsesEvents(whole: Json): string {
   const item = (whole.output as Json[])[0]!;
   const part = (item.content as Json[])[0]!;
   const text = String(part.text);
-  const pending = { ...whole, status: 'in_progress', output: [], usage: null };
+  // Usage is known at the end only: absent (not null, which the schema refuses) until response.completed.
+  const { usage: _usage, ...head } = whole;
+  const pending = { ...head, status: 'in_progress', output: [] };
   const ids = { item_id: item.id, output_index: 0, content_index: 0 };
   const list: Json[] = [
     { type: 'response.created', response: pending },
