@@ -5,7 +5,13 @@
 // GenerateContentResponse.
 import type { Reply } from './server.js';
 
-export type StreamKind = 'chatCompletions' | 'responses' | 'messages' | 'generateContent';
+const STREAM_KINDS = ['chatCompletions', 'responses', 'messages', 'generateContent'] as const;
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
+/** The entry points with a streaming form. */
+export function isStreamKind(kind: string): kind is StreamKind {
+  return (STREAM_KINDS as readonly string[]).includes(kind);
+}
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { randomHex, type ServiceContext } from './context.js';
 import { Readable } from 'node:stream';
 import { checkSyncBody, PIXEL_PNG, syncReply, type GatewaySyncKind } from './gateway-replies.js';
 import { invalid, readGatewayBody } from './gateway-body.js';
-import { streamReply } from './gateway-streams.js';
+import { isStreamKind, streamReply } from './gateway-streams.js';
 import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
@@ -71,7 +71,7 @@ const ROUTES: GatewayRoute[] = [
   },
 ];
 
-/** The entry points whose family streams its answer on `stream: true`. */
+/** The entry points whose family streams its answer on `stream: true` (Gemini has its own path instead). */
 const STREAMS_ON_REQUEST = new Set<GatewaySyncKind>(['chatCompletions', 'responses', 'messages']);
 
 const FILE = /^\/gateway-files\/([^/]+)\.(mp4|png)$/;
@@ -190,11 +190,7 @@ export class GatewaySandbox {
     const whole = syncReply(action.sync, body.value, model, imageUrl);
     const kind = action.sync;
     const streamed = action.stream === true || (STREAMS_ON_REQUEST.has(kind) && body.value.stream === true);
-    if (
-      streamed &&
-      (kind === 'chatCompletions' || kind === 'responses' || kind === 'messages' || kind === 'generateContent')
-    )
-      return streamReply(kind, whole, body.value);
+    if (streamed && isStreamKind(kind)) return streamReply(kind, whole, body.value);
     return { status: 200, json: whole };
   }
 
