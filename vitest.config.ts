@@ -42,6 +42,7 @@ const unit = [
   'test/sandbox/faults.test.ts',
   'test/sandbox/inspect.test.ts',
   'test/sandbox/public-addresses.test.ts',
+  'test/sdks/*.test.ts',
 ];
 
 export default defineConfig({

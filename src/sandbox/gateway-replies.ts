@@ -14,8 +14,8 @@ export type GatewaySyncKind =
   | 'imagesEdits'
   | 'imageGenerateContent';
 
-/** A 1x1 transparent PNG: what the image models "draw". */
-const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+/** A 1x1 transparent PNG: what the image models "draw" (and what their URLs serve). */
+export const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 const isText = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 const isList = (v: unknown) => Array.isArray(v) && v.length > 0;
@@ -27,7 +27,14 @@ const REQUIRED: Record<GatewaySyncKind, Array<[string, (b: Record<string, unknow
     ['messages', (b) => isList(b.messages), 'is required (a non-empty array of messages)'],
   ],
   responses: [['model', (b) => isText(b.model), 'is required (a model name)']],
-  generateContent: [['contents', (b) => isList(b.contents), 'is required (a non-empty array of contents)']],
+  generateContent: [
+    ['contents', (b) => isList(b.contents), 'is required (a non-empty array of contents)'],
+    [
+      'contents.parts',
+      (b) => !Array.isArray(b.contents) || b.contents.every((c) => isList((c as { parts?: unknown } | null)?.parts)),
+      'must not be empty (each content needs parts)',
+    ],
+  ],
   imageGenerateContent: [['contents', (b) => isList(b.contents), 'is required (a non-empty array of contents)']],
   messages: [
     ['model', (b) => isText(b.model), 'is required (a model name)'],
@@ -82,8 +89,29 @@ export function syncReply(
         object: 'chat.completion',
         created: now,
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: echo }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 },
+        // The published schema's required (nullable) fields: logprobs, refusal, the usage details.
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: echo, refusal: null, annotations: [] },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
+        usage: {
+          prompt_tokens: 12,
+          completion_tokens: 8,
+          total_tokens: 20,
+          prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: 0,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
+        },
+        service_tier: 'default',
+        system_fingerprint: 'fp_sandbox',
       };
     case 'responses':
       return {
@@ -91,6 +119,15 @@ export function syncReply(
         object: 'response',
         created_at: now,
         status: 'completed',
+        error: null,
+        incomplete_details: null,
+        instructions: typeof body.instructions === 'string' ? body.instructions : null,
+        metadata: {},
+        parallel_tool_calls: true,
+        temperature: 1,
+        tool_choice: 'auto',
+        tools: [],
+        top_p: 1,
         model: body.model,
         output: [
           {
@@ -98,10 +135,15 @@ export function syncReply(
             id: `msg_${randomHex(8)}`,
             status: 'completed',
             role: 'assistant',
-            content: [{ type: 'output_text', text: echo, annotations: [] }],
+            content: [{ type: 'output_text', text: echo, annotations: [], logprobs: [] }],
           },
         ],
-        usage: { ...usage, total_tokens: 20 },
+        usage: {
+          ...usage,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 20,
+        },
       };
     case 'messages':
       return {
@@ -111,7 +153,8 @@ export function syncReply(
         model: body.model,
         content: [{ type: 'text', text: echo }],
         stop_reason: 'end_turn',
-        usage,
+        stop_sequence: null,
+        usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
       };
     case 'generateContent':
     case 'imageGenerateContent': {

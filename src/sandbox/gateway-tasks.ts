@@ -200,10 +200,14 @@ export class GatewayTasks {
           status: state,
           progress: this.progress(t),
           created_at: Math.floor(t.createdAt / 1000),
-          ...(done || failed ? { completed_at: Math.floor(t.updatedAt / 1000) } : {}),
+          // OpenAI's Video: the nullable fields are always present. The file is kept an hour after completion.
+          completed_at: done || failed ? Math.floor(t.updatedAt / 1000) : null,
+          expires_at: done ? Math.floor(t.updatedAt / 1000) + 3600 : null,
+          prompt: t.prompt === '' ? null : t.prompt,
+          remixed_from_video_id: null,
           seconds: typeof t.body.seconds === 'string' ? t.body.seconds : '4',
           size: typeof t.body.size === 'string' ? t.body.size : '720x1280',
-          ...(failed ? { error: failure } : {}),
+          error: failed ? failure : null,
         };
       case 'aigcImages':
         return {

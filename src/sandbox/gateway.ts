@@ -6,14 +6,17 @@
 // Vendor B's query path is not in the spec: the sandbox serves GET /video-b/ent/v2/tasks/{task_id}/creations.
 import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
-import { checkSyncBody, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { Readable } from 'node:stream';
+import { checkSyncBody, PIXEL_PNG, syncReply, type GatewaySyncKind } from './gateway-replies.js';
+import { invalid, readGatewayBody } from './gateway-body.js';
+import { isStreamKind, streamReply } from './gateway-streams.js';
 import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
-import { describeIssues, type Issue } from './validation.js';
 
 type Action =
-  | { sync: GatewaySyncKind }
+  /** `stream`: always an event stream (Gemini's streamGenerateContent); otherwise when the body says `stream: true`. */
+  | { sync: GatewaySyncKind; stream?: true }
   | { create: GatewayTaskKind }
   | { query: GatewayTaskKind }
   /** The result of a finished task, served to the bearer key (OpenAI's GET /v1/videos/{id}/content). */
@@ -60,7 +63,16 @@ const ROUTES: GatewayRoute[] = [
     pattern: /^\/v1beta\/models\/(?<model>[^/]+):generateContent$/,
     action: { sync: 'generateContent' },
   },
+  // The streaming form of generateContent (not in the spec's list), as @google/genai calls it (`?alt=sse`).
+  {
+    method: 'POST',
+    pattern: /^\/v1beta\/models\/(?<model>[^/]+):streamGenerateContent$/,
+    action: { sync: 'generateContent', stream: true },
+  },
 ];
+
+/** The entry points whose family streams its answer on `stream: true` (Gemini has its own path instead). */
+const STREAMS_ON_REQUEST = new Set<GatewaySyncKind>(['chatCompletions', 'responses', 'messages']);
 
 const FILE = /^\/gateway-files\/([^/]+)\.(mp4|png)$/;
 
@@ -73,12 +85,10 @@ function decode(segment: string | undefined): string | undefined {
   }
 }
 
-function invalid(issues: Issue[]): Reply {
-  return errorReply(400, 'invalid_request', describeIssues(issues), { issues });
-}
-
 export class GatewaySandbox {
   private readonly tasks: GatewayTasks;
+  /** The ids of the image URLs handed out by the synchronous image entry points. */
+  private readonly images = new Set<string>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -108,6 +118,15 @@ export class GatewaySandbox {
     if (file) {
       // Result files are public downloads, like the native task API's videos.
       const id = decode(file[1]) ?? '';
+      if (req.method === 'GET' && this.images.has(id)) {
+        const png = Buffer.from(PIXEL_PNG, 'base64');
+        return {
+          status: 200,
+          stream: Readable.from([png]),
+          contentType: 'image/png',
+          headers: { 'content-length': String(png.length) },
+        };
+      }
       if (req.method !== 'GET' || !this.tasks.fileReady(id)) return errorReply(404, 'not_found', 'no such file');
       return {
         status: 200,
@@ -144,7 +163,7 @@ export class GatewaySandbox {
         : { status: 200, json, taskId: id };
     }
 
-    const body = await this.readGatewayBody(req, route.multipart === true);
+    const body = await readGatewayBody(req, route.multipart === true);
     if ('reply' in body) return body.reply;
     if ('create' in action) {
       if (typeof body.value.prompt !== 'string' || body.value.prompt.trim() === '') {
@@ -162,15 +181,17 @@ export class GatewaySandbox {
       return invalid([{ field: 'model', rule: 'is not a valid percent-encoded path segment' }]);
     const issues = checkSyncBody(action.sync, body.value);
     if (issues.length > 0) return invalid(issues);
-    return {
-      status: 200,
-      json: syncReply(
-        action.sync,
-        body.value,
-        model,
-        () => `${this.ctx.baseUrls.video}/gateway-files/img-${randomHex(6)}.png`,
-      ),
+    // Image URLs resolve: each one handed out is served (a PNG) until the sandbox is reset.
+    const imageUrl = () => {
+      const id = `img-${randomHex(6)}`;
+      this.images.add(id);
+      return `${this.ctx.baseUrls.video}/gateway-files/${id}.png`;
     };
+    const whole = syncReply(action.sync, body.value, model, imageUrl);
+    const kind = action.sync;
+    const streamed = action.stream === true || (STREAMS_ON_REQUEST.has(kind) && body.value.stream === true);
+    if (streamed && isStreamKind(kind)) return streamReply(kind, whole, body.value);
+    return { status: 200, json: whole };
   }
 
   /** OpenAI's download: `variant` video (default), thumbnail or spritesheet; 404 until the task completed. */
@@ -190,42 +211,6 @@ export class GatewaySandbox {
 
   reset(): void {
     this.tasks.reset();
-  }
-
-  /** A JSON object body, or (where allowed) multipart/form-data read into an object of its fields. */
-  private async readGatewayBody(
-    req: ServiceRequest,
-    multipart: boolean,
-  ): Promise<{ value: Record<string, unknown> } | { reply: Reply }> {
-    const type = req.headers['content-type'] ?? '';
-    if (multipart && /^multipart\/form-data\b/i.test(type)) {
-      try {
-        const form = await new Response(req.rawBody, { headers: { 'content-type': type } }).formData();
-        // A repeated name (`image[]` parts) becomes an array of its values.
-        const value: Record<string, unknown> = {};
-        for (const name of new Set(form.keys())) {
-          const all = form.getAll(name).map((v) => (typeof v === 'string' ? v : { filename: v.name, type: v.type }));
-          value[name] = all.length === 1 ? all[0] : all;
-        }
-        return { value };
-      } catch {
-        return { reply: invalid([{ field: 'body', rule: 'is not valid multipart/form-data' }]) };
-      }
-    }
-    if (!/^application\/json\b/i.test(type)) {
-      return {
-        reply: invalid([
-          {
-            field: 'Content-Type',
-            rule: multipart ? 'must be application/json or multipart/form-data' : 'must be application/json',
-          },
-        ]),
-      };
-    }
-    if (!req.bodyIsJson) return { reply: invalid([{ field: 'body', rule: 'is not valid JSON' }]) };
-    const b = req.body;
-    if (typeof b !== 'object' || b === null || Array.isArray(b))
-      return { reply: invalid([{ field: 'body', rule: 'must be a JSON object' }]) };
-    return { value: b as Record<string, unknown> };
+    this.images.clear();
   }
 }

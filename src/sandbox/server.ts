@@ -52,6 +52,8 @@ export interface ServiceHandler {
   kind: ServiceKind;
   route(method: string, pathname: string): RouteInfo;
   handle(req: ServiceRequest): Promise<Reply>;
+  /** The error envelope of the path's API family, applied to every answer, fault answers included. */
+  shapeError?(pathname: string, reply: Reply): Reply;
 }
 
 export type InspectHandler = (method: string, url: URL, body: unknown) => Promise<Reply>;
@@ -140,18 +142,19 @@ async function serve(
   if (reply?.quota !== undefined) entry.quota = reply.quota; // what the service did, even if a fault then answers
   await deps.scheduler.sleep(deps.latencyMs);
 
-  if (!fault) return record(entry, res, reply as Reply);
+  const shaped = (r: Reply) => handler.shapeError?.(url.pathname, r) ?? r;
+  if (!fault) return record(entry, res, shaped(reply as Reply));
   entry.fault = faultLabel(fault);
   const f = fault.fault;
   switch (f.type) {
     case 'status':
-      return record(entry, res, statusFaultReply(f, reply?.taskId, body));
+      return record(entry, res, shaped(statusFaultReply(f, reply?.taskId, body)));
     case 'hang':
       await deps.scheduler.sleep(f.ms);
       return record(
         entry,
         res,
-        reply ?? errorReply(504, 'gateway_timeout', 'the service did not answer in time (sandbox hang fault)'),
+        shaped(reply ?? errorReply(504, 'gateway_timeout', 'the service did not answer in time (sandbox hang fault)')),
       );
     case 'reset':
       res.destroy();

@@ -3,6 +3,7 @@
 // Task life: queued -> running -> succeeded | failed | expired | cancelled over videoDurationMs.
 import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
+import { familyErrorReply } from './gateway-errors.js';
 import { GatewaySandbox } from './gateway.js';
 import { VideoFiles } from './video-file.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceHandler, type ServiceRequest } from './server.js';
@@ -53,6 +54,10 @@ export class VideoService implements ServiceHandler {
     const get = /^\/v1\/task\/get\/([^/]+)$/.exec(pathname);
     if (method === 'GET' && get) return { operation: 'video.get', taskId: decodeURIComponent(get[1] ?? '') };
     return this.gateway.route(method, pathname) ?? { operation: 'other' };
+  }
+
+  shapeError(pathname: string, reply: Reply): Reply {
+    return this.gateway.owns(pathname) ? familyErrorReply(pathname, reply) : reply;
   }
 
   async handle(req: ServiceRequest): Promise<Reply> {

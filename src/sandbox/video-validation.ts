@@ -79,11 +79,28 @@ function mediaUrlProblem(url: string, opts: CheckOptions): string | undefined {
   return isHttpUrl(url) ? publicUrlProblem(url, opts) : 'must be a public http(s) URL or an Asset:// address';
 }
 
+/** An object without its `null` members. */
+function withoutNulls(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null));
+}
+
+/**
+ * The body as read: an explicit `null` (of the body or of a content item) is an unset option, since the Ark
+ * SDK sends every option it was not given as null; a null `model` or `content` is then reported missing.
+ */
+function unsetNulls(body: unknown): unknown {
+  const b = withoutNulls(body);
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) return b;
+  const content = (b as { content?: unknown }).content;
+  return Array.isArray(content) ? { ...b, content: content.map(withoutNulls) } : b;
+}
+
 export function checkVideoCreate(
   body: unknown,
   opts: CheckOptions = { allowPrivateUrls: false },
 ): Checked<VideoCreate> {
-  const parsed = createBodySchema.safeParse(body);
+  const parsed = createBodySchema.safeParse(unsetNulls(body));
   if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
   const b = parsed.data;
   const issues: Issue[] = [];
