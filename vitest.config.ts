@@ -15,6 +15,7 @@ const unit = [
   'test/config-private-urls.test.ts',
   'test/docs-links.test.ts',
   'test/cited-paths.test.ts',
+  'test/docs-defaults.test.ts',
   'test/bench/cost-figures.test.ts',
   'test/bench/observability-cost.test.ts',
   'test/bench/readme-cost.test.ts',
