@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startLocalStack } from './local-stack.js';
-import { stackReport } from './stack-report.js';
+import { stackAddresses, stackEnvLines } from './stack-report.js';
 import { stopOnSignal } from './stop-signal.js';
 
 export const DEV_HELP = `Usage: npm run dev -- [--port <n>] [--ui-port <n>]
@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<void> {
     stopping = true;
     return stack.stop();
   });
-  for (const line of stackReport(stack)) console.log(line);
+  for (const line of [...stackAddresses(stack), '', ...stackEnvLines(stack)]) console.log(line);
   console.log('\nlocal stack ready; Ctrl-C stops it (docs/local.md)');
   // A worker that fails leaves nothing to serve jobs: stop the rest and say why.
   stack.workerRunning.catch(async (err: unknown) => {

@@ -30,10 +30,9 @@ export function workerEnv(stack: LocalStack): Record<string, string> {
 
 const exports = (env: Record<string, string>) => Object.entries(env).map(([k, v]) => `  export ${k}=${v}`);
 
-export function stackReport(stack: LocalStack): string[] {
+/** Every part's address and the sandbox's credentials. */
+export function stackAddresses(stack: LocalStack): string[] {
   const { server, sandbox } = stack;
-  const caller = callerEnv(stack);
-  const own = workerEnv(stack);
   return [
     `Temporal dev server ${server.cliVersion} at ${server.address} (namespace ${server.namespace}, search attributes registered, data in memory)`,
     `Temporal Web UI: ${stack.uiUrl}`,
@@ -44,7 +43,14 @@ export function stackReport(stack: LocalStack): string[] {
     `codec server (the Web UI decodes through it): ${stack.codecServer.url}`,
     `payload encryption ${stack.encryption ? describeEncryption(stack.encryption) : 'off (set PAYLOAD_ENCRYPTION_KEYS to turn it on: docs/encryption.md)'}`,
     `video store: ${describeVideoStore(stack.store)}${stack.tempStoreDir ? ' (a temporary folder; set VIDEO_STORE to keep the videos elsewhere)' : ''}`,
-    '',
+  ];
+}
+
+/** The lines to paste: for the CLI and callers, then for a worker of one's own. */
+export function stackEnvLines(stack: LocalStack): string[] {
+  const caller = callerEnv(stack);
+  const own = workerEnv(stack);
+  return [
     'To run the CLI (npm run cli -- submit ...) or your own caller against it:',
     ...exports(caller),
     ...(stack.encryption ? ['  and the same PAYLOAD_ENCRYPTION_KEYS as here'] : []),
