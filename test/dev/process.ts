@@ -14,11 +14,33 @@ export interface Running {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
 }
 
+/** A TypeScript entry of ours through tsx. */
 export function startEntry(args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  return start(process.execPath, ['--import', 'tsx', ...args], env, false);
+}
+
+/**
+ * An npm script, in a process group of its own as a terminal runs it: `interrupt` then sends SIGINT to the
+ * whole group, as Ctrl-C does (npm, the shell, node and the Temporal server each receive it).
+ */
+export function startNpmScript(args: string[], env: NodeJS.ProcessEnv): Running & { interrupt(): void; kill(): void } {
+  const running = start('npm', args, env, true);
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-running.child.pid!, signal);
+    } catch {
+      // The group has exited already.
+    }
+  };
+  return Object.assign(running, { interrupt: () => group('SIGINT'), kill: () => group('SIGKILL') });
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv, detached: boolean): Running {
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: { ...env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
   let stdout = '';
   let stderr = '';
