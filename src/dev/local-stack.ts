@@ -54,9 +54,12 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   // Each part's close, pushed as it starts: run in reverse by stop() or by a start that fails.
   const closers: (() => Promise<void>)[] = [];
+  // Every part is closed even when one fails; the first failure is then thrown (stopping fails, exit 1).
   const closeAll = async () => {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
+    const failures: unknown[] = [];
+    for (const close of closers.reverse()) await close().catch((err: unknown) => failures.push(err));
     closers.length = 0;
+    if (failures.length > 0) throw failures[0];
   };
   try {
     const encryption = dataConverterFromEnv();
@@ -146,7 +149,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       },
     };
   } catch (err) {
-    await closeAll();
+    // The start's own error is the one to report, not a close's.
+    await closeAll().catch(() => undefined);
     throw err;
   }
 }
