@@ -15,6 +15,12 @@
 // callbacks never reached the run (dropped, receiver or Temporal down), or the call carried no callback
 // address (the sync submit). That is "unconfirmed (correct)", with the reason. Any other SubmitUnconfirmed
 // (say, the task's callback was delivered while the run waited) is a wrong outcome: lost.
+//
+// A review query whose answer was lost with its worker may have seen `cancelled`, so the run never queries
+// that task again (docs/rules.md, "After a lost answer"): it waits for the task's final callback. When
+// that never reaches the run it ends ReviewTimedOut, or ReviewFailed "its state is unknown". That is
+// counted with the unconfirmed jobs, correct only when the history holds the lost answer
+// (QueryAnswerLost) and no final callback of the job's review tasks was delivered before the run ended.
 import {
   auditRequestLog,
   type CallbackLogEntry,
@@ -188,6 +194,23 @@ export function verdictOf(
         wrongOutcome++;
         lost.push(problem(`${why.detail}${r.error ? ` | ${r.error.slice(0, 200)}` : ''}`));
       }
+    } else if (got !== job.expected && (got === 'ReviewTimedOut' || got === 'ReviewFailed')) {
+      const why = answerLostWhy(
+        got,
+        r.error ?? '',
+        history,
+        (reviewTasksByJob.get(job.id) ?? []).map((t) => t.taskId),
+        callbacksByTask,
+        r.endedAt ?? Infinity,
+      );
+      if (why.correct) {
+        unconfirmed.push(problem(why.detail));
+        unconfirmedByReason[why.reason] = (unconfirmedByReason[why.reason] ?? 0) + 1;
+        reviewUnconfirmed = true;
+      } else {
+        wrongOutcome++;
+        lost.push(problem(`${why.detail}${r.error ? ` | ${r.error.slice(0, 200)}` : ''}`));
+      }
     } else if (got !== job.expected) {
       wrongOutcome++;
       lost.push(problem(r.error?.slice(0, 300)));
@@ -322,6 +345,46 @@ export function verdictOf(
 }
 
 type Why = { correct: true; reason: string; detail: string } | { correct: false; detail: string };
+
+const FINAL_REVIEW_STATES = new Set(['completed', 'failed', 'cancelled']);
+/** What the workflow's failure says when a lost answer left a review task's state unknown. */
+const STATE_UNKNOWN = 'state is unknown';
+
+/**
+ * Whether a job that should have ended otherwise rightly ended ReviewTimedOut or ReviewFailed because one
+ * of its review queries lost its answer (which may have been `cancelled`): its history holds the lost
+ * answer, and no final callback of its review tasks reached the receiver before the run ended (the one
+ * thing that could have told the run the task's state without a query).
+ */
+export function answerLostWhy(
+  got: string,
+  error: string,
+  history: string,
+  reviewTaskIds: string[],
+  callbacksByTask: Map<string, CallbackLogEntry[]>,
+  endedAt: number,
+): Why {
+  if (!history.includes('QueryAnswerLost'))
+    return { correct: false, detail: `${got}, but no review query of the run lost its answer` };
+  if (got === 'ReviewFailed' && !error.includes(STATE_UNKNOWN))
+    return { correct: false, detail: 'ReviewFailed after a lost answer, but not for an unknown state' };
+  for (const id of reviewTaskIds) {
+    const final = (callbacksByTask.get(id) ?? []).find(
+      (c) => c.outcome === 'delivered' && FINAL_REVIEW_STATES.has(c.status) && c.at < endedAt,
+    );
+    if (final && got === 'ReviewTimedOut')
+      return {
+        correct: false,
+        detail: `a review answer was lost, but task ${id}'s final callback (${final.status}) was delivered while the run waited`,
+      };
+  }
+  const fates = reviewTaskIds.map((id) => `${id}: ${callbackFates(callbacksByTask.get(id) ?? [])}`).join('; ');
+  return {
+    correct: true,
+    reason: `review: answer lost, ${got === 'ReviewTimedOut' ? 'no final callback reached the run' : 'state unknown'}`,
+    detail: `a review query's answer was lost with its worker; ${fates || 'no review task'}`,
+  };
+}
 
 /**
  * Why a run ended SubmitUnconfirmed, from its failure's details (stage, lastError), its stage's requests

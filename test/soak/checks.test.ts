@@ -469,6 +469,46 @@ describe('soak verdict: SubmitUnconfirmed', () => {
   });
 });
 
+describe('soak verdict: a review answer lost with its worker', () => {
+  const timedOut = (job: SoakJob): JobRecord => ({
+    job,
+    outcome: 'ReviewTimedOut',
+    startAttempts: 1,
+    startedAt: 0,
+    endedAt: 200_000,
+    error: 'Workflow execution failed: review task rv1 not final after 120000 ms',
+  });
+  const lostAnswer = '{"failure":{"applicationFailureInfo":{"type":"QueryAnswerLost"}}}';
+  const snapshotWith = (job: SoakJob, fate: CallbackLogEntry['outcome']): SandboxSnapshot => ({
+    ...empty(),
+    requests: [submit(job, 100, 'rv1')],
+    callbacks: [callback('rv1', 1_200, fate, 'review')],
+    reviewTasks: [reviewTask(job, 'rv1', 100)],
+  });
+
+  it("ReviewTimedOut is correct when a query's answer was lost and the final callback never reached the run", () => {
+    const [job] = cb as [SoakJob];
+    const v = verdictOf([timedOut(job)], snapshotWith(job, 'error'), new Map([[job.workflowId, lostAnswer]]), opts);
+    expect(v.jobs).toMatchObject({ unconfirmed: 1, lost: 0 });
+    expect(v.unconfirmedByReason).toEqual({ 'review: answer lost, no final callback reached the run': 1 });
+  });
+
+  it('lost when the final callback was delivered, or when no answer was lost', () => {
+    const [a, b] = cb as [SoakJob, SoakJob];
+    const delivered = verdictOf(
+      [timedOut(a)],
+      snapshotWith(a, 'delivered'),
+      new Map([[a.workflowId, lostAnswer]]),
+      opts,
+    );
+    expect(delivered.jobs).toMatchObject({ unconfirmed: 0, lost: 1 });
+    expect(delivered.lost[0]!.detail).toMatch(/final callback \(completed\) was delivered/);
+    const noLoss = verdictOf([timedOut(b)], snapshotWith(b, 'error'), new Map([[b.workflowId, '{}']]), opts);
+    expect(noLoss.jobs).toMatchObject({ unconfirmed: 0, lost: 1 });
+    expect(noLoss.lost[0]!.detail).toMatch(/no review query of the run lost its answer/);
+  });
+});
+
 describe('soak verdict: spec rules', () => {
   it('an answer held back past the client time-out was not seen: querying again is no violation, unlike after a seen answer', () => {
     const headers = { 'x-access-token': 't', 'x-track-id': '0123456789abcdef0123456789abcdef' };
