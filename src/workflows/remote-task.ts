@@ -145,8 +145,9 @@ export class RemoteTask {
         this.#pace(e.at, e.retryAfterMs ?? backoff);
         return this.#to(this.#callbackPending ? 'confirming' : 'waiting');
       }
-      case 'answerLost':
-        this.#pace(e.at, this.#retryAfterMs);
+      case 'answerLost': // a query whose answer the run never saw failed: the 1/2/4 s backoff goes on
+        this.#networkFailures++;
+        this.#pace(e.at, Math.max(this.#retryAfterMs, queryBackoffMs(this.#networkFailures)));
         return this.#answerLost();
       case 'stopped':
         this.#pace(e.at, this.#retryAfterMs);
