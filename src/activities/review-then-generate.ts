@@ -166,7 +166,10 @@ export function createActivities(deps: ActivityDependencies): Activities {
         `review:${input.taskId}`,
         input,
         'review.query',
-        () => deps.review.getTask(input.taskId),
+        // A query never outlives its attempt (as one would not outlive its worker): when the attempt is
+        // cancelled or its start-to-close time-out passes, its request is aborted, so no query of the
+        // next attempt is sent while this one is open, and the backoff counts from the give-up.
+        () => deps.review.getTask(input.taskId, { signal: attemptSignal() }),
         (t) => isFinalReviewStatus(t.status),
       );
       return { ...task, raw: redactCallbackUrls(task.raw) };
@@ -219,4 +222,17 @@ export function createActivities(deps: ActivityDependencies): Activities {
       }
     },
   };
+}
+
+/** The server has timed an attempt out by this long after its start-to-close time-out (its clock, ours). */
+const ATTEMPT_END_MARGIN_MS = 250;
+
+/**
+ * Aborts when the current activity attempt is cancelled, or just after its start-to-close time-out: by
+ * then the server has ended the attempt, as it would a worker's that died, and its answer could reach no one.
+ */
+function attemptSignal(): AbortSignal {
+  const { info, cancellationSignal } = Context.current();
+  const left = info.currentAttemptScheduledTimestampMs + info.startToCloseTimeoutMs - Date.now();
+  return AbortSignal.any([cancellationSignal, AbortSignal.timeout(Math.max(left, 0) + ATTEMPT_END_MARGIN_MS)]);
 }

@@ -64,6 +64,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Deadline of this call instead of the client's (e.g. a call that blocks until work is done). */
   timeoutMs?: number;
+  /** The caller gave up (an activity attempt cancelled or timed out): the request must not outlive it. */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -134,6 +136,9 @@ export class ServiceHttp {
       throw new TypeError(`${req.operation} timeoutMs must be a positive number`);
     const controller = new AbortController();
     const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), timeoutMs);
+    const giveUp = () => controller.abort(req.signal?.reason);
+    if (req.signal?.aborted) giveUp();
+    req.signal?.addEventListener('abort', giveUp, { once: true });
     const started = performance.now();
     let status: number | undefined;
     let outcome: RequestInfo['outcome'] = 'network';
@@ -183,6 +188,7 @@ export class ServiceHttp {
       throw asServiceError(err, ctx, timeoutMs, controller);
     } finally {
       clearTimeout(deadline);
+      req.signal?.removeEventListener('abort', giveUp);
       this.report({ ...ctx, method: req.method, status, outcome, durationMs: performance.now() - started });
     }
   }

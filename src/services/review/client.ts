@@ -84,10 +84,11 @@ export class ReviewClient {
     return this.task(operation, res);
   }
 
-  /** GET /api/task/{task_id}. */
-  async getTask(taskId: string): Promise<ReviewTask> {
+  /** GET /api/task/{task_id}; `signal`: the caller gave up, and the query must not outlive it. */
+  async getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<ReviewTask> {
     const operation = 'review.query';
-    const res = await this.request(operation, 'GET', `/api/task/${pathParam(operation, 'task_id', taskId)}`);
+    const path = `/api/task/${pathParam(operation, 'task_id', taskId)}`;
+    const res = await this.request(operation, 'GET', path, undefined, undefined, options.signal);
     return this.task(operation, res);
   }
 
@@ -124,6 +125,7 @@ export class ReviewClient {
     path: string,
     body?: unknown,
     timeoutMs?: number,
+    signal?: AbortSignal,
   ): Promise<ReviewResponse> {
     const trackId = newTrackId();
     const res = await this.#http.send({
@@ -133,6 +135,7 @@ export class ReviewClient {
       headers: { 'x-access-token': this.#accessToken, 'x-track-id': trackId },
       body,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(signal ? { signal } : {}),
     });
     return { ...res, trackId };
   }
