@@ -10,8 +10,9 @@ import { billedSecondsOf } from '../model/video/billed-seconds.js';
 import type { ReviewThenGenerateJob } from './input.js';
 import { countJob } from './job-metrics.js';
 
-export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey'>): JobNeeds {
-  const lengthUnsaid = 'unknown' in billedSecondsOf('native', job.task);
+export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>): JobNeeds {
+  // Asked only where a review would be paid for first: without one, the create refuses before any call.
+  const lengthUnsaid = job.review !== undefined && 'unknown' in billedSecondsOf('native', job.task);
   return {
     ...(job.store ? { store: true as const } : {}),
     ...(lengthUnsaid ? { unsaidLength: { tenant: job.fairnessKey } } : {}),
@@ -19,7 +20,9 @@ export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fa
 }
 
 /** Throws InvalidInput when the worker lacks a setting the job needs; schedules nothing when it needs none. */
-export async function checkJobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey'>): Promise<void> {
+export async function checkJobNeeds(
+  job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>,
+): Promise<void> {
   const needs = jobNeeds(job);
   const fields = Object.keys(needs);
   if (fields.length === 0) return;

@@ -34,11 +34,13 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   }
   const job = validation.job;
   const { workflowId } = workflowInfo();
+  const run = new RunState(job, reviewThenGenerateActivities(job.timing));
+  let notifier: JobNotifier | undefined;
+  // Answered from the start: the checks below wait for the worker, and a caller may ask meanwhile.
+  setHandler(progressQuery, () => (notifier ? notifier.progress(run.progress) : run.progress));
   // Everything the job needs from this worker, before any call: nothing is paid for that it cannot finish.
   await checkJobNeeds(job);
-  const run = new RunState(job, reviewThenGenerateActivities(job.timing));
-  const notify = await JobNotifier.forJob(job);
-  setHandler(progressQuery, () => notify.progress(run.progress));
+  const notify = (notifier = await JobNotifier.forJob(job));
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
 
