@@ -368,7 +368,10 @@ export function answerLostWhy(
     return { correct: false, detail: `${got}, but no review query of the run lost its answer` };
   if (got === 'ReviewFailed' && !error.includes(STATE_UNKNOWN))
     return { correct: false, detail: 'ReviewFailed after a lost answer, but not for an unknown state' };
-  for (const id of reviewTaskIds) {
+  // The task the failure names (`review task <id> not final ...`): another batch's task may have ended well.
+  const named = reviewTaskIds.filter((id) => error.includes(id));
+  const lostTasks = named.length > 0 ? named : reviewTaskIds;
+  for (const id of lostTasks) {
     const final = (callbacksByTask.get(id) ?? []).find(
       (c) => c.outcome === 'delivered' && FINAL_REVIEW_STATES.has(c.status) && c.at < endedAt,
     );
@@ -378,7 +381,7 @@ export function answerLostWhy(
         detail: `a review answer was lost, but task ${id}'s final callback (${final.status}) was delivered while the run waited`,
       };
   }
-  const fates = reviewTaskIds.map((id) => `${id}: ${callbackFates(callbacksByTask.get(id) ?? [])}`).join('; ');
+  const fates = lostTasks.map((id) => `${id}: ${callbackFates(callbacksByTask.get(id) ?? [])}`).join('; ');
   return {
     correct: true,
     reason: `review: answer lost, ${got === 'ReviewTimedOut' ? 'no final callback reached the run' : 'state unknown'}`,

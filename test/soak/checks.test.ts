@@ -493,6 +493,18 @@ describe('soak verdict: a review answer lost with its worker', () => {
     expect(v.unconfirmedByReason).toEqual({ 'review: answer lost, no final callback reached the run': 1 });
   });
 
+  it("two batches: the other batch's delivered callback does not count against the task the failure names", () => {
+    const [job] = cb as [SoakJob];
+    const snapshot: SandboxSnapshot = {
+      ...empty(),
+      requests: [submit(job, 100, 'rv1'), submit(job, 100, 'rv2')],
+      callbacks: [callback('rv1', 1_200, 'error', 'review'), callback('rv2', 1_300, 'delivered', 'review')],
+      reviewTasks: [reviewTask(job, 'rv1', 100), reviewTask(job, 'rv2', 100)],
+    };
+    const v = verdictOf([timedOut(job)], snapshot, new Map([[job.workflowId, lostAnswer]]), opts);
+    expect(v.jobs).toMatchObject({ unconfirmed: 1, lost: 0 });
+  });
+
   it('lost when the final callback was delivered, or when no answer was lost', () => {
     const [a, b] = cb as [SoakJob, SoakJob];
     const delivered = verdictOf(
