@@ -52,6 +52,8 @@ export class RemoteTask {
    * so no query of it can have answered `cancelled` (a lost answer may be followed by a query).
    */
   #finalNotCancelled = false;
+  /** A callback naming this task reported `cancelled`: it is not called back again, whatever was lost. */
+  #cancelledReported = false;
 
   constructor(private readonly rules: RemoteTaskRules) {}
 
@@ -209,14 +211,20 @@ export class RemoteTask {
   /**
    * A review task's lost answer may have been `cancelled`, after which it is never queried: it is queried
    * again only when its own callback has reported another final state; else it waits for that callback
-   * (when its submit sent an address) or stops, its state unknown. A video task is queried again.
+   * (when its submit sent an address and none has said `cancelled` yet: a final state is called back
+   * once) or stops, its state unknown. A video task is queried again.
    */
   #answerLost(): void {
     if (!this.rules.cancelledStopsQueries || this.#finalNotCancelled)
       return this.#to(this.#callbackPending || this.#finalNotCancelled ? 'confirming' : 'unknown');
-    if (this.#callbackSent) return this.#to('unknown');
+    if (this.#callbackSent && !this.#cancelledReported) return this.#to('unknown');
+    return this.#stateUnknown();
+  }
+
+  /** Neither a query (it may be cancelled) nor a callback's body (not signed) can tell: the run stops. */
+  #stateUnknown(): void {
     this.#status = ANSWER_LOST;
-    return this.#to('final');
+    this.#to('final');
   }
 
   /**
@@ -232,15 +240,14 @@ export class RemoteTask {
     if (this.#phase === 'submitting') return void this.#early.push({ taskId, status });
     if (this.#phase === 'ambiguous' || this.#phase === 'waiting_for_quota') return;
     const ownFinal = taskId !== undefined && status !== undefined && this.rules.isFinal(status);
-    if (ownFinal && status !== 'cancelled') this.#finalNotCancelled = true;
+    if (ownFinal) {
+      if (status === 'cancelled') this.#cancelledReported = true;
+      else this.#finalNotCancelled = true;
+    }
     if (this.#phase === 'unknown' && this.rules.cancelledStopsQueries) {
       // Nothing but its own final callback can tell what the lost answer was.
       if (!ownFinal) return;
-      if (status === 'cancelled') {
-        // It may be cancelled, and so may the lost answer have been: neither a query nor the body's word.
-        this.#status = ANSWER_LOST;
-        return this.#to('final');
-      }
+      if (status === 'cancelled') return this.#stateUnknown();
     }
     // Still working: moves nothing forward, needs no query.
     if (status !== undefined && this.rules.isWorking(status)) return;

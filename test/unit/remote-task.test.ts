@@ -223,6 +223,15 @@ describe('RemoteTask: lost answers and ambiguous submits (spec: Errors)', () => 
     expect(task.next()).toEqual({ step: 'done', status: ANSWER_LOST });
   });
 
+  it('its own cancelled callback came while the query whose answer was lost was in flight: the state is unknown at once (soak seed 90210, j0307)', () => {
+    const task = submitted(review());
+    task.apply({ type: 'querySent' });
+    task.apply({ type: 'callback', taskId: 't1', status: 'cancelled' });
+    task.apply({ type: 'answerLost', at: T0 + 3_000 });
+    // Waiting for another callback would wait for one that never comes (a final state is called back once).
+    expect(task.next()).toEqual({ step: 'done', status: ANSWER_LOST });
+  });
+
   it("a lost answer after the task's callback reported completed is queried again: it cannot have been cancelled", () => {
     const task = submitted(review());
     task.apply({ type: 'querySent' });
