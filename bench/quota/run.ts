@@ -1,5 +1,5 @@
 // `npm run bench:quota [-- --jobs 200] [--quota 10] [--creates-per-minute 160] [--video-ms 3000]
-// [--workers 3] [--out bench/results/quota]`: a provider that allows `quota` video tasks in flight and
+// [--workers 3] [--server-config name=value]... [--out bench/results/quota]`: a provider that allows `quota` video tasks in flight and
 // `creates-per-minute` creates in any 60 s, answering 429 beyond either, and `jobs` jobs of two priorities
 // started at once, three ways side by side in one run (issues 26 and 36):
 // - admission: the workers' VIDEO_MAX_TASKS_IN_FLIGHT and VIDEO_MAX_CREATES_PER_MINUTE equal the
@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     'video-ms': { type: 'string', default: '3000' },
     workers: { type: 'string', default: '3' },
     out: { type: 'string', default: 'bench/results/quota' },
+    // A dynamic-config value for the dev server, e.g. system.enableActivityEagerExecution=true (repeatable).
+    'server-config': { type: 'string', multiple: true, default: [] },
   },
 });
 const JOBS = Number(args.jobs);
@@ -103,6 +105,7 @@ function providerFigures(sandbox: Sandbox, start: number, t0: number, startedAt:
     slotIdleMs: spread(turnovers(at, ends, LIMITS).map((t) => t.idleMs)),
     createWaitByPriorityMs: waitByPriority,
     refused: stats.refused,
+    refusedBy: stats.refusedBy,
     peakInFlight: stats.peakInFlight,
   };
 }
@@ -369,7 +372,11 @@ async function plainScript(): Promise<QuotaVariant> {
 }
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-const server = await startDevServer({ ui: false, extraArgs: ['--metrics-port', String(await freePort())] });
+const serverConfig = (args['server-config'] ?? []).flatMap((value) => ['--dynamic-config-value', value]);
+const server = await startDevServer({
+  ui: false,
+  extraArgs: ['--metrics-port', String(await freePort()), ...serverConfig],
+});
 const client = new TemporalClient({ connection: server.env.connection, namespace: server.namespace });
 try {
   say(
@@ -394,6 +401,7 @@ try {
     priorities: [...PRIORITIES],
     videoMs: VIDEO_MS,
     latencyMs: LATENCY_MS,
+    ...(args['server-config']?.length ? { serverConfig: args['server-config'] } : {}),
     variants: [withAdmission, without, plain],
   };
   mkdirSync(dirname(args.out!), { recursive: true });

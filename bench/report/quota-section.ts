@@ -12,6 +12,8 @@ export interface QuotaVariant {
   wallMs: number;
   ideal: number;
   refused: number;
+  /** Which of the provider's limits refused them. */
+  refusedBy?: { tasksInFlight: number; perMinute: number };
   peakInFlight: number;
   utilization: number;
   /** From a task's final state at the provider to the next create on its slot, beyond what the rate forced. */
@@ -32,6 +34,8 @@ export interface QuotaResults {
   priorities: number[];
   videoMs: number;
   latencyMs: number;
+  /** Dynamic-config values the dev server ran with (`--server-config`). */
+  serverConfig?: string[];
   variants: QuotaVariant[];
   /** What else ran on the machine, when something did (written by hand into the results file). */
   conditions?: string;
@@ -60,14 +64,16 @@ export function quotaSection(r: QuotaResults, root = ''): string {
       `${Math.round(v.utilization * 100)} %`,
       ms(v.slotIdleMs),
       r.priorities.map((p) => ms(v.createWaitByPriorityMs?.[String(p)])).join(' · '),
-      String(v.refused),
+      v.refusedBy && v.refused > 0
+        ? `${v.refused} (${v.refusedBy.tasksInFlight} in flight, ${v.refusedBy.perMinute} per minute)`
+        : String(v.refused),
       String(v.peakInFlight),
     ].join(' | '),
   );
   const admission = r.variants.find((v) => v.variant === 'admission');
   const a = admission?.actionsPerJob;
   const chain = admission?.slotChainMs;
-  return `\`npm run bench:quota -- --jobs ${r.jobs} --quota ${r.quota} --creates-per-minute ${r.createsPerMinute} --video-ms ${r.videoMs} --workers ${r.workers}\` (${r.date.slice(0, 10)}):
+  return `\`npm run bench:quota -- --jobs ${r.jobs} --quota ${r.quota} --creates-per-minute ${r.createsPerMinute} --video-ms ${r.videoMs} --workers ${r.workers}${(r.serverConfig ?? []).map((c) => ` --server-config ${c}`).join('')}\` (${r.date.slice(0, 10)}):
 ${r.jobs} jobs of priorities ${r.priorities.join(' and ')} (alternating) started at once against a provider that allows ${r.quota} video tasks in
 flight and ${r.createsPerMinute} creates in any 60 s, and answers 429 beyond either (the sandbox, ${r.latencyMs} ms per response, generation
 ${s(r.videoMs)}), ${r.workers} workers on one task queue, callbacks on; three ways side by side in one run${r.conditions ? ` (${r.conditions})` : ''}.
