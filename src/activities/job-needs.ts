@@ -1,7 +1,7 @@
 // rtgCheckJobNeeds: the worker's side of src/contract/job-needs.ts. Each need names the worker setting
 // that satisfies it; the answer lists every need this worker lacks, so one refusal names them all.
 import type { AdmissionSettings } from '../config-admission.js';
-import type { JobNeeds, JobNeedsActivities, JobNeedsAnswer } from '../contract/job-needs.js';
+import { NEED_FIELDS, type JobNeeds, type JobNeedsActivities, type JobNeedsAnswer } from '../contract/job-needs.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { VideoStore } from '../store/types.js';
 import { unchargeableLength } from './admission-limits.js';
@@ -18,10 +18,15 @@ const SETTINGS = {
 
 export function missingSettings(needs: JobNeeds, deps: JobNeedsDependencies): ValidationIssue[] {
   const problems: ValidationIssue[] = [];
+  const noStore = `and this worker has none (refused before any call to the services)`;
   if (needs.store && !SETTINGS.store.has(deps))
+    problems.push({ field: NEED_FIELDS.store, rule: `needs ${SETTINGS.store.setting} on the worker, ${noStore}` });
+  if (needs.keptResult && !SETTINGS.store.has(deps))
     problems.push({
-      field: 'store',
-      rule: `needs ${SETTINGS.store.setting} on the worker, and this worker has none (refused before any call to the services)`,
+      field: NEED_FIELDS.keptResult,
+      rule:
+        `${needs.keptResult.entryPoint}: its result has no public URL (served only to the API key), so it is ` +
+        `kept in ${SETTINGS.store.setting} on the worker, ${noStore}`,
     });
   // The create's own rule (admission-limits.ts), asked with a body that says no length, as the job's.
   const unsaid = needs.unsaidLength;

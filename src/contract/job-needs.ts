@@ -13,7 +13,19 @@ export interface JobNeeds {
    * have no daily budget in seconds on this worker (VIDEO_DAILY_SECONDS_BY_TENANT).
    */
   unsaidLength?: { tenant: string };
+  /**
+   * A GenerateAndPoll entry point whose result has no public URL (`/v1/videos`: served only to the key):
+   * a VIDEO_STORE to keep it in.
+   */
+  keptResult?: { entryPoint: string };
 }
+
+/** The input field each need comes from, named in a refusal. */
+export const NEED_FIELDS: Record<keyof JobNeeds, string> = {
+  store: 'store',
+  unsaidLength: 'task.duration',
+  keptResult: 'entryPoint',
+};
 
 export type JobNeedsAnswer = { ok: true } | { ok: false; problems: ValidationIssue[] };
 

@@ -38,6 +38,7 @@ import {
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
 import { createGatewayTaskOnce, GatewayRun, type GatewayCreate } from './gateway-create.js';
+import { checkJobNeeds, gatewayJobNeeds } from './job-needs.js';
 import { outcome, withResultUrl } from './gateway-result.js';
 
 function gatewayActivities(timing: GenerateAndPollTiming) {
@@ -70,6 +71,12 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
   }
   const job = validation.job;
   progress.entryPoint = job.entryPoint;
+  try {
+    await checkJobNeeds(gatewayJobNeeds(job));
+  } catch (err) {
+    if (!isCancellation(err)) fail(progress, err);
+    throw err;
+  }
   const acts = gatewayActivities(job.timing);
   const run = new GatewayRun(progress);
   const quota = new QuotaTicket(run, 'video create');

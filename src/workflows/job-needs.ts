@@ -3,12 +3,12 @@
 // cannot finish fails InvalidInput naming the field and the setting (e.g. `store: needs VIDEO_STORE ...`).
 import { ActivityFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import { invalidRunInput } from '../contract/index.js';
-import type { JobNeeds, JobNeedsActivities } from '../contract/job-needs.js';
-import { FailureType } from '../model/failure-types.js';
+import { NEED_FIELDS, type JobNeeds, type JobNeedsActivities } from '../contract/job-needs.js';
 import { formatIssues, type ValidationIssue } from '../model/validation.js';
 import { billedSecondsOf } from '../model/video/billed-seconds.js';
+import { TASK_ADAPTERS } from '../model/video/gateway-adapters.js';
+import type { GenerateAndPollJob } from './generate-and-poll-input.js';
 import type { ReviewThenGenerateJob } from './input.js';
-import { countJob } from './job-metrics.js';
 
 export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>): JobNeeds {
   // Asked only where a review would be paid for first: without one, the create refuses before any call.
@@ -19,13 +19,15 @@ export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fa
   };
 }
 
+/** What a GenerateAndPoll job needs: a store where its entry point's result has no public URL. */
+export function gatewayJobNeeds(job: Pick<GenerateAndPollJob, 'entryPoint'>): JobNeeds {
+  return TASK_ADAPTERS[job.entryPoint].resultDownload ? { keptResult: { entryPoint: job.entryPoint } } : {};
+}
+
 /** Throws InvalidInput when the worker lacks a setting the job needs; schedules nothing when it needs none. */
-export async function checkJobNeeds(
-  job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>,
-): Promise<void> {
-  const needs = jobNeeds(job);
-  const fields = Object.keys(needs);
-  if (fields.length === 0) return;
+export async function checkJobNeeds(needs: JobNeeds): Promise<void> {
+  const asked = Object.keys(needs) as Array<keyof JobNeeds>;
+  if (asked.length === 0) return;
   const { rtgCheckJobNeeds } = proxyActivities<JobNeedsActivities>({
     startToCloseTimeout: '10s',
     retry: { maximumAttempts: 3 },
@@ -40,8 +42,7 @@ export async function checkJobNeeds(
     if (isCancellation(err)) throw err;
     // A worker whose activities lack the check (built before it existed) cannot vouch for the job either.
     const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-    problems = fields.map((field) => ({ field, rule: `cannot be checked by this worker (${why})` }));
+    problems = asked.map((need) => ({ field: NEED_FIELDS[need], rule: `cannot be checked by this worker (${why})` }));
   }
-  countJob('failed', FailureType.InvalidInput);
   throw invalidRunInput(formatIssues(problems), problems);
 }

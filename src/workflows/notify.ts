@@ -26,12 +26,10 @@ import {
   type NotifyTargetInput,
   type NotifyTargetResult,
 } from '../contract/notify.js';
-import { FailureType } from '../model/failure-types.js';
 import type { JobNotification, NotifyEvent } from '../model/notify.js';
 import { formatIssues } from '../model/validation.js';
 import type { Progress, Stage } from './definitions.js';
 import type { ReviewThenGenerateJob } from './input.js';
-import { countJob } from './job-metrics.js';
 import type { NotificationInput } from './notification.js';
 import { payloadOf, type Outcome } from './notify-payload.js';
 
@@ -73,10 +71,7 @@ export class JobNotifier {
   static async forJob(job: ReviewThenGenerateJob): Promise<JobNotifier> {
     if (!job.notify) return new JobNotifier(job, undefined);
     const r = await askWorker({ url: job.notify.url, windowMs: job.notify.windowMs });
-    if (!r.ok) {
-      countJob('failed', FailureType.InvalidInput);
-      throw invalidRunInput(formatIssues([r.problem]), [r.problem]);
-    }
+    if (!r.ok) throw invalidRunInput(formatIssues([r.problem]), [r.problem]);
     return new JobNotifier(job, { ...r.target, events: [...job.notify.events] });
   }
 

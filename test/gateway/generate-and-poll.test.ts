@@ -339,6 +339,28 @@ describe('states and outcomes', () => {
     expect(failure.details?.[0]).toMatchObject({ taskId: tasksOf(marker)[0]!.id });
   });
 
+  it('a /v1/videos job on a worker without VIDEO_STORE: InvalidInput naming the setting, before any request (issue 38)', async () => {
+    // Its result is served only to the key, so it is kept in the store: without one it would be paid for, then lost.
+    const noStore = await startWorker({ workflowBundle: bundle, activities: createActivities({ video, review }) });
+    try {
+      const before = sb.requests().length;
+      const handle = await (
+        await testClient()
+      ).workflow.start('GenerateAndPoll', {
+        taskQueue: noStore.taskQueue,
+        workflowId: `gap-${randomUUID()}`,
+        args: [{ entryPoint: 'videos', body: { model: 'sora-like', prompt: 'kept nowhere', seconds: '4' } }],
+      });
+      handles.push(handle);
+      const failure = await failureOf(handle);
+      expect(failure.type).toBe('InvalidInput');
+      expect(failure.message).toMatch(/entryPoint: .*VIDEO_STORE.*before any call/);
+      expect(sb.requests().length).toBe(before);
+    } finally {
+      await noStore.stop();
+    }
+  });
+
   it('invalid input fails InvalidInput before any request', async () => {
     const before = sb.requests().length;
     const bad = [

@@ -134,6 +134,8 @@ it('a job with store: true on a worker without VIDEO_STORE is refused at its sta
     });
     // Nothing was paid for: no review submit, no video create, no call of any kind.
     expect(stack.sandbox.requests().slice(callsBefore)).toEqual([]);
+    // Its progress reads failed (`review-video status`), not the stage it would have begun with.
+    expect((await handle.query('progress')) as { stage: string }).toMatchObject({ stage: 'failed' });
   } finally {
     await noStore.stop();
     worker = await startStoreWorker(stack, new FileVideoStore(dir));
