@@ -126,7 +126,9 @@ async function findSubmittedTask(
   until: number,
 ): Promise<{ taskId: string; task: ReviewTaskSummary } | undefined> {
   const notOurs = new Set<string>();
-  const candidates = () => run.unclaimedReviewTaskIds().filter((id) => !notOurs.has(id));
+  // A task whose read lost its answer waits for its own callback before it may be read again.
+  const candidates = () =>
+    run.unclaimedReviewTaskIds().filter((id) => !notOurs.has(id) && run.namedReviewTasks.mayRead(id));
   for (;;) {
     if (candidates().length === 0) {
       const left = until - Date.now();
@@ -153,7 +155,8 @@ async function findSubmittedTask(
 /**
  * One query of a task a callback named, paced by that task's RemoteTask (named-review-tasks.ts):
  * undefined when it could not be read this time, 'unreadable' when the service refused it for good (e.g.
- * 404) or its answer was lost (it may have been `cancelled`: it is not queried again).
+ * 404). A lost answer (it may have been `cancelled`) is the RemoteTask's to judge: read again once the
+ * task's callback has reported another final state, never when it reported `cancelled`.
  */
 function readTask(job: ReviewThenGenerateJob, run: RunState, taskId: string) {
   const minIntervalMs = job.timing.reviewMinQueryIntervalMs;
@@ -170,6 +173,7 @@ function readTask(job: ReviewThenGenerateJob, run: RunState, taskId: string) {
     );
     if ('answer' in result) return result.answer;
     const err = result.failed;
-    return isAnswerLost(err) || (isFinalFailure(err) && !retryAfterRaisedOf(err)) ? 'unreadable' : undefined;
+    if (isAnswerLost(err)) return task.next().step === 'done' ? 'unreadable' : undefined;
+    return isFinalFailure(err) && !retryAfterRaisedOf(err) ? 'unreadable' : undefined;
   });
 }

@@ -91,6 +91,7 @@ export class RunState {
   onReviewCallback(s: CallbackSignal) {
     this.#progress.callbacks.review++;
     if (s.taskId && !this.#namedReviewTaskIds.includes(s.taskId)) this.#namedReviewTaskIds.push(s.taskId);
+    this.namedReviewTasks.heard(s);
     // Each task takes what is its own: one naming another task is ignored, one naming none wakes all.
     for (const task of this.#reviewTasks) task?.apply({ type: 'callback', taskId: s.taskId, status: s.status });
   }

@@ -43,6 +43,26 @@ describe('a worker with a callback address', () => {
     );
   });
 
+  it('an ambiguous submit, the task its callback names reported failed, the read of it lost: read again, ReviewFailed (soak seed 1742482515, j0458)', async () => {
+    stack.sandbox.reset();
+    const url = 'https://cdn.example.com/lost/named-failed.jpg';
+    stack.sandbox.setReviewTaskOutcome({ url }, 'failed', 500);
+    stack.sandbox.addFault({
+      operation: 'review.submitAsync',
+      times: 1,
+      fault: { type: 'status', status: 500, commit: true },
+    });
+    hangFirstQuery(stack);
+    const failure = await failureOf(await stack.start(imageJob(url, { timing })));
+    // Its own callback said `failed` before the answer was lost: that answer was not `cancelled`.
+    expect(failure.type).toBe('ReviewFailed');
+    expect(countOps(stack.sandbox)['review.submitAsync']).toBe(1);
+    expect(countOps(stack.sandbox)['review.query']).toBe(2);
+    expect(auditRequestLog(stack.sandbox.requests(), { minQueryIntervalMs: timing.reviewMinQueryIntervalMs })).toEqual(
+      [],
+    );
+  });
+
   it('no callback comes: no fallback poll after the lost answer, the review times out', async () => {
     stack.sandbox.reset();
     const url = 'https://cdn.example.com/lost/no-callback.jpg';
