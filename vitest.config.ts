@@ -30,6 +30,7 @@ const unit = [
   'test/properties/url-rules.test.ts',
   'test/services/*.test.ts',
   'test/soak/checks.test.ts',
+  'test/soak/options.test.ts',
   'test/versioning/config.test.ts',
   'test/workflows/input-all-problems.test.ts',
   // The sandbox in this process, over HTTP.
@@ -37,16 +38,20 @@ const unit = [
   'test/gateway/activities.test.ts',
   'test/gateway/contract.test.ts',
   'test/bench/quick.test.ts',
-  'test/sandbox/audit.test.ts',
-  'test/sandbox/auth.test.ts',
-  'test/sandbox/close.test.ts',
-  'test/sandbox/faults.test.ts',
-  'test/sandbox/inspect.test.ts',
-  'test/sandbox/public-addresses.test.ts',
+  'packages/sandbox/test/audit.test.ts',
+  'packages/sandbox/test/auth.test.ts',
+  'packages/sandbox/test/close.test.ts',
+  'packages/sandbox/test/faults.test.ts',
+  'packages/sandbox/test/inspect.test.ts',
+  'packages/sandbox/test/public-addresses.test.ts',
   'test/sdks/*.test.ts',
+  'packages/sandbox/test/architecture.test.ts',
 ];
 
 export default defineConfig({
+  // The workspace packages (packages/sandbox) are read from their TypeScript sources, as tsc reads them;
+  // the rest are vitest's own defaults.
+  ssr: { resolve: { conditions: ['review-video-source', 'node', 'development|production'] } },
   test: {
     setupFiles: ['test/support/fast-check-seed.ts'],
     testTimeout: 120_000,
@@ -67,7 +72,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...unit],
           // One Temporal dev server for the whole run, started only when a file of this project runs.
           globalSetup: ['test/support/global-setup.ts'],

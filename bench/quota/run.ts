@@ -26,7 +26,7 @@ import { startReviewThenGenerate } from '../../src/client/start.js';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId } from '../../src/contract/index.js';
 import { freePort, startDevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';

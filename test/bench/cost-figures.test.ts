@@ -1,7 +1,7 @@
 // The benchmark's cost and memory figures, from made-up inputs: each job's polls found in the sandbox's log,
 // the dev server's `action` counter, and the memory of one cached workflow.
 import { describe, expect, it } from 'vitest';
-import type { RequestLogEntry } from '../../src/sandbox/index.js';
+import type { RequestLogEntry } from 'temporal-review-video-sandbox';
 import { perCachedWorkflow } from '../../bench/lib/cache-memory.js';
 import { pollsByJob } from '../../bench/lib/sandbox-metrics.js';
 import { actionsBetween, parseActions } from '../../bench/lib/server-actions.js';

@@ -2,7 +2,7 @@
 // do the same flow, with the same call counts, as the package), the figures read from the sandbox's logs,
 // the activity counter, the history race detector, and the report generated from a results object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { reviewCallbackRacedSubmit } from '../../bench/lib/histories.js';

@@ -19,7 +19,7 @@ import type {
   ReviewTaskSummary,
   VideoTaskSummary,
   WebhookFault,
-} from '../../src/sandbox/index.js';
+} from 'temporal-review-video-sandbox';
 
 const jobs = planJobs(60, 'rtest', new Rng(7), { ...DEFAULT_TIMING });
 const succeeding = jobs.filter((j) => j.kind === 'succeed');

@@ -34,6 +34,7 @@ function runQuickSoak(): Promise<{ code: number | null; output: string; ms: numb
   const child = spawn(
     process.execPath,
     [
+      '--conditions=review-video-source',
       '--import',
       'tsx',
       'bench/soak/run.ts',
