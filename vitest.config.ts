@@ -16,11 +16,11 @@ const unit = [
   'test/docs-links.test.ts',
   'test/cited-paths.test.ts',
   'test/docs-defaults.test.ts',
-  'test/bench/cost-figures.test.ts',
-  'test/bench/observability-cost.test.ts',
-  'test/bench/readme-cost.test.ts',
-  'test/bench/targets.test.ts',
-  'test/bench/provider-timeline.test.ts',
+  'bench/test/cost-figures.test.ts',
+  'bench/test/observability-cost.test.ts',
+  'bench/test/readme-cost.test.ts',
+  'bench/test/targets.test.ts',
+  'bench/test/provider-timeline.test.ts',
   'test/codec/codec.test.ts',
   'test/codec/keys.test.ts',
   'test/gateway/adapters.test.ts',
@@ -29,15 +29,15 @@ const unit = [
   'test/plugin/plugin.test.ts',
   'test/properties/url-rules.test.ts',
   'test/services/*.test.ts',
-  'test/soak/checks.test.ts',
-  'test/soak/options.test.ts',
+  'bench/test/soak-checks.test.ts',
+  'bench/test/soak-options.test.ts',
   'test/versioning/config.test.ts',
   'test/workflows/input-all-problems.test.ts',
   // The sandbox in this process, over HTTP.
   'test/activities/at-most-once.test.ts',
   'test/gateway/activities.test.ts',
   'test/gateway/contract.test.ts',
-  'test/bench/quick.test.ts',
+  'bench/test/quick.test.ts',
   'packages/sandbox/test/audit.test.ts',
   'packages/sandbox/test/auth.test.ts',
   'packages/sandbox/test/close.test.ts',
@@ -46,6 +46,7 @@ const unit = [
   'packages/sandbox/test/public-addresses.test.ts',
   'test/sdks/*.test.ts',
   'packages/sandbox/test/architecture.test.ts',
+  'bench/test/architecture.test.ts',
 ];
 
 export default defineConfig({
@@ -72,7 +73,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...unit],
           // One Temporal dev server for the whole run, started only when a file of this project runs.
           globalSetup: ['test/support/global-setup.ts'],

@@ -30,7 +30,7 @@ import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
-import { costOf } from '../lib/history-cost.js';
+import { costOf } from '../../test/support/history-cost.js';
 import { round } from '../lib/stats.js';
 import { Supervised } from '../soak/supervisor.js';
 import { quotaSection, type QuotaResults, type QuotaVariant } from '../report/quota-section.js';

@@ -1,14 +1,14 @@
 // The targets table of issue 15 and the README's cost line, from a made-up results file: heartbeats counted
 // from the server, actions beyond the polls, every target judged, a hand-written gap kept.
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../bench/lib/stats.js';
-import { PROFILES } from '../../bench/profiles.js';
-import { jobCost, meanCost } from '../../bench/report/cost.js';
-import { renderMarkdown } from '../../bench/report/markdown.js';
-import { costLine, readmeCostLine, withCostLine } from '../../bench/report/readme-cost.js';
-import { evaluateTargets } from '../../bench/report/targets.js';
+import { summarize } from '../lib/stats.js';
+import { PROFILES } from '../profiles.js';
+import { jobCost, meanCost } from '../report/cost.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { costLine, readmeCostLine, withCostLine } from '../report/readme-cost.js';
+import { evaluateTargets } from '../report/targets.js';
 import { benchMachine, benchRun } from './fixtures.js';
-import { fig, sfig, type BenchResults, type WaitingResult } from '../../bench/results.js';
+import { fig, sfig, type BenchResults, type WaitingResult } from '../results.js';
 
 const run = benchRun;
 const sample = (byKind: Record<string, number>, events: number, polls?: number) => {

@@ -1,6 +1,6 @@
 // The soak's command line: the sandbox's provider quotas it turns on.
 import { describe, expect, it } from 'vitest';
-import { parseSoakOptions } from '../../bench/soak/options.js';
+import { parseSoakOptions } from '../soak/options.js';
 
 describe('the soak options', () => {
   it('the soak: --video-quota / --review-quota turn a quota on; off by default', () => {

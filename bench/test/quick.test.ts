@@ -5,17 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { reviewCallbackRacedSubmit } from '../../bench/lib/histories.js';
-import { apiCalls, callbackLatency } from '../../bench/lib/sandbox-metrics.js';
-import { percentile, summarize } from '../../bench/lib/stats.js';
-import { runPeerJob, startPeerReceiver, type PeerReceiver } from '../../bench/peer/flow.js';
-import { planJobs, PROFILES } from '../../bench/profiles.js';
-import { compareWithBaseline } from '../../bench/report/baseline.js';
-import { computeFindings } from '../../bench/report/findings.js';
-import { renderMarkdown } from '../../bench/report/markdown.js';
-import { renderPlot } from '../../bench/report/svg.js';
-import { fig, sfig, type BenchResults } from '../../bench/results.js';
-import { countRunning, newGauge } from '../../bench/worker/counting.js';
+import { reviewCallbackRacedSubmit } from '../lib/histories.js';
+import { apiCalls, callbackLatency } from '../lib/sandbox-metrics.js';
+import { percentile, summarize } from '../lib/stats.js';
+import { runPeerJob, startPeerReceiver, type PeerReceiver } from '../peer/flow.js';
+import { planJobs, PROFILES } from '../profiles.js';
+import { compareWithBaseline } from '../report/baseline.js';
+import { computeFindings } from '../report/findings.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { renderPlot } from '../report/svg.js';
+import { fig, sfig, type BenchResults } from '../results.js';
+import { countRunning, newGauge } from '../worker/counting.js';
 import { benchMachine, benchRun } from './fixtures.js';
 
 describe('the plain-script peer against the sandbox', () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import type { SoakReport } from '../../bench/soak/soak.js';
+import type { SoakReport } from '../soak/soak.js';
 import { newNotifySecret } from '../../src/notify/signing.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

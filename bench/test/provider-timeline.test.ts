@@ -1,7 +1,7 @@
 // The quota benchmark's provider-side arithmetic (bench/quota/provider-timeline.ts): the ideal under two
 // binding limits, and a slot's idle time net of what the rate window forced.
 import { describe, expect, it } from 'vitest';
-import { chainSteps, idealCreates, turnovers } from '../../bench/quota/provider-timeline.js';
+import { chainSteps, idealCreates, turnovers } from '../quota/provider-timeline.js';
 
 describe('provider timeline', () => {
   it('the ideal obeys both limits: 2 in flight, 3 per 10 s window, 1 s tasks', () => {

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { costLine, readmeCostLine } from '../../bench/report/readme-cost.js';
-import type { BenchResults } from '../../bench/results.js';
+import { costLine, readmeCostLine } from '../report/readme-cost.js';
+import type { BenchResults } from '../results.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

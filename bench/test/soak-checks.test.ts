@@ -4,12 +4,12 @@
 // Notifications: every job that ended has its outcome's notification taken with a valid signature, copies
 // of an id counted as duplicates; the receiver's faults armed one at a time from the seed.
 import { describe, expect, it } from 'vitest';
-import { ambiguousAnswer, verdictOf, verdictOk, type SandboxSnapshot } from '../../bench/soak/checks.js';
-import type { JobRecord } from '../../bench/soak/driver.js';
-import { planJobs, type SoakJob } from '../../bench/soak/jobs.js';
-import { notificationsOk, notificationVerdict, undelivered } from '../../bench/soak/notifications.js';
-import { Rng } from '../../bench/soak/rng.js';
-import { WebhookFaults } from '../../bench/soak/webhook-faults.js';
+import { ambiguousAnswer, verdictOf, verdictOk, type SandboxSnapshot } from '../soak/checks.js';
+import type { JobRecord } from '../soak/driver.js';
+import { planJobs, type SoakJob } from '../soak/jobs.js';
+import { notificationsOk, notificationVerdict, undelivered } from '../soak/notifications.js';
+import { Rng } from '../soak/rng.js';
+import { WebhookFaults } from '../soak/webhook-faults.js';
 import { newNotifySecret, signNotification } from '../../src/notify/signing.js';
 import { DEFAULT_TIMING } from '../../src/workflows/input.js';
 import type {

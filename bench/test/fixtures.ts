@@ -1,6 +1,6 @@
 // Made-up benchmark figures for the report's unit tests: one run, and the machine it ran on.
-import { summarize } from '../../bench/lib/stats.js';
-import { fig, sfig, type BenchResults, type RunResult } from '../../bench/results.js';
+import { summarize } from '../lib/stats.js';
+import { fig, sfig, type BenchResults, type RunResult } from '../results.js';
 
 /** One run of 100 jobs at 100 concurrent, 10 jobs/s; `over` changes what a test is about. */
 export const benchRun = (over: Partial<RunResult>): RunResult => ({

@@ -2,9 +2,9 @@
 // the dev server's `action` counter, and the memory of one cached workflow.
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from 'temporal-review-video-sandbox';
-import { perCachedWorkflow } from '../../bench/lib/cache-memory.js';
-import { pollsByJob } from '../../bench/lib/sandbox-metrics.js';
-import { actionsBetween, parseActions } from '../../bench/lib/server-actions.js';
+import { perCachedWorkflow } from '../lib/cache-memory.js';
+import { pollsByJob } from '../lib/sandbox-metrics.js';
+import { actionsBetween, parseActions } from '../lib/server-actions.js';
 
 const entry = (operation: RequestLogEntry['operation'], taskId: string, body?: unknown) =>
   ({ operation, taskId, body, service: operation.startsWith('review') ? 'review' : 'video' }) as RequestLogEntry;

@@ -1,8 +1,8 @@
 // The cost of metrics and tracing in BENCHMARKS.md: jobs/s per config averaged over the rounds that
 // completed, and each config against the one with both off, from the same run.
 import { describe, expect, it } from 'vitest';
-import { observabilityCosts, observabilitySection } from '../../bench/report/observability.js';
-import { fig, type BenchResults } from '../../bench/results.js';
+import { observabilityCosts, observabilitySection } from '../report/observability.js';
+import { fig, type BenchResults } from '../results.js';
 import { benchRun } from './fixtures.js';
 
 const round = (config: string, n: number, jobsPerSecond: number, cpuMs: number, timedOut = false) => ({
