@@ -8,8 +8,9 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The sandbox is a workspace of the one lockfile: npm ci needs its manifest.
+# The workspaces (the sandbox, the tools) share the one lockfile: npm ci needs their manifests.
 COPY packages/sandbox/package.json ./packages/sandbox/
+COPY bench/package.json ./bench/
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -30,6 +31,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/sandbox/package.json ./packages/sandbox/
+COPY bench/package.json ./bench/
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 # The sandbox profile's command (its dependencies are the library's own, installed above).

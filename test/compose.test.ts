@@ -762,9 +762,14 @@ describe('Dockerfile', () => {
     expect(tsconfigBuild().outDir).toBe('dist');
     expect(build).toContain('COPY tsconfig.json tsconfig.build.json ./');
     expect(build).toContain('COPY src ./src');
-    // The sandbox workspace: its manifest before `npm ci` (one lockfile for both), its sources before the
-    // build (the root's build script builds it first).
-    expect(build).toContain('COPY packages/sandbox/package.json ./packages/sandbox/');
+    // One lockfile for the workspaces: `npm ci` needs every workspace's manifest, in both stages.
+    const { workspaces } = JSON.parse(read('package.json')) as { workspaces: string[] };
+    expect(workspaces.length).toBeGreaterThan(0);
+    for (const stage of [build, stages.at(-1)!]) {
+      const ci = stage.findIndex((l) => /^RUN .*npm ci\b/.test(l));
+      for (const ws of workspaces) expect(stage.slice(0, ci)).toContain(`COPY ${ws}/package.json ./${ws}/`);
+    }
+    // The sandbox's sources before the build (the root's build script builds it first).
     expect(build).toContain('COPY packages/sandbox ./packages/sandbox');
     expect(pkg.scripts.build).toMatch(/^npm run build -w temporal-review-video-sandbox && /);
     // The bundle made at build time, where the worker looks for it (src/worker.ts prebuiltBundle).
