@@ -8,7 +8,6 @@ import type { Summary } from './lib/stats.js';
 import type { HttpVariantResult } from './http/main.js';
 import type { Mode, Profile, ProfileName } from './profiles.js';
 import type { WorkerConfigDef } from './lib/harness.js';
-import type { BaselineComparison } from './report/baseline.js';
 
 export interface Figure {
   value: number;
@@ -110,6 +109,15 @@ export interface HistoryIndependence {
   jobs: number;
   apiCallsPerJob: Figure;
   historyEvents: SummaryFigure;
+}
+
+/** The figures of a baseline run next to this run's (report/baseline.ts compares them). */
+export interface BaselineComparison {
+  /** The baseline's results file, its start time and what changed since. */
+  file: string;
+  startedAt: string;
+  change: string;
+  rows: Array<{ figure: string; before: Figure | null; after: Figure | null }>;
 }
 
 export interface BenchResults {

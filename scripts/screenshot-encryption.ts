@@ -15,7 +15,7 @@ import { newPayloadKey, parsePayloadKeys } from '../src/codec/keys.js';
 import { startCodecServer } from '../src/codec/server.js';
 import { freePort, startDevServer } from '../src/dev/temporal-dev-server.js';
 import { ReviewVideoPlugin } from '../src/plugin.js';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
 import { openChromium } from './screenshot-web-ui.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs/images');

@@ -16,7 +16,7 @@ import { startCallbackServer } from '../src/callbacks/server.js';
 import { startReviewThenGenerate, startReviewThenGenerateBatch, type ReviewJobHandle } from '../src/client/index.js';
 import { startDevServer } from '../src/dev/temporal-dev-server.js';
 import { isMainModule } from '../src/is-main.js';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../src/services/review/client.js';
 import { VideoClient } from '../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../src/workflows/input.js';

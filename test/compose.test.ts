@@ -390,7 +390,8 @@ describe('docker-compose.yml: the production-like stack', () => {
     const expected: Record<string, string> = {
       worker: 'node --max-old-space-size=256 dist/worker.js',
       callbacks: 'node dist/callbacks/main.js',
-      sandbox: 'node dist/sandbox/main.js',
+      // The sandbox package (packages/sandbox), built in the same image.
+      sandbox: 'node packages/sandbox/dist/main.js',
       'codec-server': 'node dist/codec/main.js',
     };
     const build = tsconfigBuild();
@@ -399,8 +400,11 @@ describe('docker-compose.yml: the production-like stack', () => {
       expect(commandOf(s), name).toBe(command);
       expect(s.build, name).toEqual({ context: '.', dockerfile: 'Dockerfile' });
       expect(s.image, name).toBe(svc('worker').image);
-      // dist/X.js comes from src/X.ts through tsconfig.build.json (rootDir src, outDir dist).
-      const source = command.replace(/^node (?:--\S+ )*dist\//, 'src/').replace(/\.js$/, '.ts');
+      // dist/X.js comes from src/X.ts through tsconfig.build.json (rootDir src, outDir dist); a workspace
+      // package's dist/ from its src/ the same way (packages/sandbox/src/main.ts for the sandbox).
+      const source = command
+        .replace(/^node (?:--\S+ )*((?:packages\/[\w-]+\/)?)dist\//, '$1src/')
+        .replace(/\.js$/, '.ts');
       expect(
         build.exclude.some((ex) => source === ex || source.startsWith(`${ex}/`)),
         `${source} excluded from the build`,
@@ -758,6 +762,16 @@ describe('Dockerfile', () => {
     expect(tsconfigBuild().outDir).toBe('dist');
     expect(build).toContain('COPY tsconfig.json tsconfig.build.json ./');
     expect(build).toContain('COPY src ./src');
+    // One lockfile for the workspaces: `npm ci` needs every workspace's manifest, in both stages.
+    const { workspaces } = JSON.parse(read('package.json')) as { workspaces: string[] };
+    expect(workspaces.length).toBeGreaterThan(0);
+    for (const stage of [build, stages.at(-1)!]) {
+      const ci = stage.findIndex((l) => /^RUN .*npm ci\b/.test(l));
+      for (const ws of workspaces) expect(stage.slice(0, ci)).toContain(`COPY ${ws}/package.json ./${ws}/`);
+    }
+    // The sandbox's sources before the build (the root's build script builds it first).
+    expect(build).toContain('COPY packages/sandbox ./packages/sandbox');
+    expect(pkg.scripts.build).toMatch(/^npm run build -w temporal-review-video-sandbox && /);
     // The bundle made at build time, where the worker looks for it (src/worker.ts prebuiltBundle).
     expect(build).toContain('RUN node dist/bundle-workflows.js dist/workflow-bundle.js');
     expect(read('src/worker.ts')).toContain("new URL('./workflow-bundle.js', import.meta.url)");
@@ -769,6 +783,7 @@ describe('Dockerfile', () => {
     const name = /AS (\w+)$/.exec(stages[0]![0]!)![1];
     expect(runtime.some((l) => /^RUN .*npm ci --omit=dev\b/.test(l))).toBe(true);
     expect(runtime).toContain(`COPY --from=${name} /app/dist ./dist`);
+    expect(runtime).toContain(`COPY --from=${name} /app/packages/sandbox/dist ./packages/sandbox/dist`);
     const users = runtime.filter((l) => /^USER\s/i.test(l));
     expect(users.length).toBeGreaterThan(0);
     const user = users.at(-1)!.split(/\s+/)[1]!;

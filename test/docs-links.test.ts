@@ -115,7 +115,7 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 describe('Markdown links and citations', () => {
   it('finds the Markdown files of the repository', () => {
-    for (const f of ['README.md', 'BENCHMARKS.md', 'RELIABILITY.md', 'src/sandbox/README.md']) {
+    for (const f of ['README.md', 'BENCHMARKS.md', 'RELIABILITY.md', 'packages/sandbox/README.md']) {
       expect(files).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('docs/')).length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../src/dev/temporal-dev-server.js';
-import { startSandbox } from '../src/sandbox/index.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
 import { temporalAddress } from './support/temporal.js';
 
 function run(
@@ -12,7 +12,7 @@ function run(
   onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void,
 ) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; pid: number }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    const child = spawn(process.execPath, ['--conditions=review-video-source', '--import', 'tsx', ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

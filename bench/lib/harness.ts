@@ -8,7 +8,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { otelWorkflowInterceptors } from '../../src/bundle-workflows.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { freePort, startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
 import type { Profile } from '../profiles.js';
 import type { TunableWorkerOptions, WorkerObservability } from '../worker/protocol.js';

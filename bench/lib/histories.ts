@@ -1,7 +1,7 @@
 // History events per job, by event type, and billable actions per job, by kind, from a sample of finished
 // runs' histories.
 import type { Client } from '@temporalio/client';
-import { costOf } from './history-cost.js';
+import { costOf } from '../../test/support/history-cost.js';
 
 export interface HistorySample {
   sampled: number;
@@ -13,7 +13,7 @@ export interface HistorySample {
    * the result of the review submit (the workflow then does not know the task id yet).
    */
   reviewCallbackBeforeSubmitResult: number;
-  /** Billable actions per job as Temporal Cloud counts them (bench/lib/history-cost.ts). */
+  /** Billable actions per job as Temporal Cloud counts them (test/support/history-cost.ts). */
   cost?: SampleCost;
 }
 

@@ -1,6 +1,6 @@
 // Figures read from the sandbox's own logs (its clock): API calls per job, and the time from a callback
 // being sent to the next request the sandbox receives for the same task.
-import type { CallbackLogEntry, RequestLogEntry } from '../../src/sandbox/index.js';
+import type { CallbackLogEntry, RequestLogEntry } from 'temporal-review-video-sandbox';
 import { summarize, type Summary } from './stats.js';
 
 export interface ApiCalls {

@@ -1,6 +1,6 @@
 // The dev server's own count of actions: its Prometheus endpoint (`--metrics-port`) has an `action`
 // counter by `action_type` (grpc_StartWorkflowExecution, grpc_SignalWorkflowExecution, ...). Read before
-// and after a run, it cross-checks the actions counted from histories (bench/lib/history-cost.ts) where it
+// and after a run, it cross-checks the actions counted from histories (test/support/history-cost.ts) where it
 // reports the same kind; it is not Temporal Cloud's meter, so the kinds it leaves out stay uncounted.
 
 /** action_type -> count, for one namespace; undefined when the endpoint cannot be read. */

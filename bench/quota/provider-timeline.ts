@@ -1,6 +1,6 @@
 // The provider's view of a quota run, from its request log alone: when each create went out, when each task
 // was final, and therefore how long a slot the quotas allowed stood idle. Pure, so the arithmetic is tested
-// on its own (test/bench/provider-timeline.test.ts) and the benchmark only gathers the timestamps.
+// on its own (bench/test/provider-timeline.test.ts) and the benchmark only gathers the timestamps.
 //
 // Two limits bind at once: `maxInFlight` tasks at a time, and `maxPerWindow` creates in any `windowMs`
 // (a sliding window, as the sandbox and the gate count it). The k-th create past the first `maxInFlight`

@@ -2,17 +2,9 @@
 // bench/results/) and from this run, for changes to the package's code that one run cannot measure both
 // ways. Stored in the results JSON, so the report is regenerated from one file.
 import { perCachedWorkflow } from '../lib/cache-memory.js';
-import type { BenchResults, Figure, RunResult, WaitingResult } from '../results.js';
+import type { BaselineComparison, BenchResults, Figure, RunResult, WaitingResult } from '../results.js';
 import { jobCost } from './cost.js';
 import { PER_CACHED_FIGURE } from './targets.js';
-
-export interface BaselineComparison {
-  /** The baseline's results file, its start time and what changed since. */
-  file: string;
-  startedAt: string;
-  change: string;
-  rows: Array<{ figure: string; before: Figure | null; after: Figure | null }>;
-}
 
 type Pick = (r: BenchResults) => Figure | undefined;
 const events = (run: RunResult | undefined): Figure | undefined =>

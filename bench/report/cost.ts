@@ -1,5 +1,5 @@
 // What a job costs on Temporal, per run: billable actions by kind as Temporal Cloud counts them (from the
-// sampled histories, bench/lib/history-cost.ts), plus the activity heartbeats, which Temporal Cloud bills
+// sampled histories, test/support/history-cost.ts), plus the activity heartbeats, which Temporal Cloud bills
 // but no history records (from the dev server's `action` counter); for polling jobs, the actions beyond
 // the polls (each poll is one activity attempt). The same figures feed the targets table and the README.
 import type { BenchResults, RunResult } from '../results.js';
@@ -114,5 +114,5 @@ export function costSection(r: BenchResults, table: Table, n: Num): string {
   const server = cols.some(({ run }) => run.serverActions)
     ? `Cross-check: the dev server's own \`action\` counter (its Prometheus endpoint, read before and after each run, per job of the run). It counts a little differently from Temporal Cloud: the workflow task that records the \`patched()\` marker and the TemporalChangeVersion upsert count there, and not on Temporal Cloud. Activity heartbeats are billed on Temporal Cloud but recorded in no history, so the count above takes them from this counter.\n\n${table(['Dev server action type', ...head.slice(1)], serverRows)}`
     : "The dev server's `action` counter could not be read in this run (no cross-check).\n";
-  return `Billable actions per job as Temporal Cloud counts them (docs.temporal.io/cloud/actions), from ${cols.map(({ cost }) => cost.sampled).join('/')} sampled histories per column (bench/lib/history-cost.ts), plus the activity heartbeats:\n\n${table(head, rows)}\n${server}`;
+  return `Billable actions per job as Temporal Cloud counts them (docs.temporal.io/cloud/actions), from ${cols.map(({ cost }) => cost.sampled).join('/')} sampled histories per column (test/support/history-cost.ts), plus the activity heartbeats:\n\n${table(head, rows)}\n${server}`;
 }

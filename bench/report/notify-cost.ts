@@ -1,7 +1,7 @@
 // What a notification (issue 27, docs/webhooks.md) adds to a job, for BENCHMARKS.md. Not from the run's
 // results: `npm run bench` starts no job with `notify`, and the figures do not depend on load (they are
 // commands in a history). A fixed section, so that regenerating BENCHMARKS.md keeps it; the figures are
-// counted from history by the test it cites, with the benchmark's own counter (bench/lib/history-cost.ts).
+// counted from history by the test it cites, with the benchmark's own counter (test/support/history-cost.ts).
 
 const TEST = '`test/workflows/notify.test.ts`';
 const TEST_NAME = 'costs a job one activity and one child start; the delivery, a start and one attempt per try';

@@ -1,5 +1,5 @@
 // The README's one line on what a job costs, written between two markers from the same results file as
-// BENCHMARKS.md, so that the two never disagree (test/bench/readme-cost.test.ts holds them to it).
+// BENCHMARKS.md, so that the two never disagree (bench/test/readme-cost.test.ts holds them to it).
 import type { BenchResults } from '../results.js';
 import { meanCost } from './cost.js';
 

@@ -3,7 +3,7 @@
 // slots held, callback -> next call latency, CPU per job. Also the trivial workflow (the server's limit)
 // and the plain-script peer, on the same sandbox.
 import type { Client } from '@temporalio/client';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from 'temporal-review-video-sandbox';
 import { DEFAULT_TIMING } from '../../src/workflows/input.js';
 import { runChild } from '../lib/child.js';
 import type { Harness, ProfileEnv } from '../lib/harness.js';

@@ -27,7 +27,7 @@ import {
   type RequestLogEntry,
   type ReviewTaskSummary,
   type VideoTaskSummary,
-} from '../../src/sandbox/index.js';
+} from 'temporal-review-video-sandbox';
 import type { JobRecord } from './driver.js';
 import { jobIdOfCreateBody, jobIdOfUrl } from './jobs.js';
 

@@ -9,7 +9,7 @@ import type {
   Sandbox,
   CallbackFaultRule,
   CallbackLogEntry,
-} from '../../src/sandbox/index.js';
+} from 'temporal-review-video-sandbox';
 import type { Rng } from './rng.js';
 
 type Menu = ReadonlyArray<readonly [number, Omit<FaultRule, 'operation' | 'times'>]>;

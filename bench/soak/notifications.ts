@@ -7,7 +7,7 @@
 // is passed in.
 import type { NotificationPayload } from '../../src/model/notify.js';
 import { verifyNotification } from '../../src/notify/signing.js';
-import type { ReceivedWebhook } from '../../src/sandbox/index.js';
+import type { ReceivedWebhook } from 'temporal-review-video-sandbox';
 import type { JobRecord } from './driver.js';
 
 export interface NotificationProblem {

@@ -180,7 +180,7 @@ ${command}
 
 This file is written by that command (bench/soak/report.ts): the figures of the first seed's run, then a
 table of every seed run with it. \`npm test\` runs the quick soak (\`--quick\`, 100 jobs, a fixed seed) in
-test/soak/soak.test.ts with the same checks.
+bench/test/soak.test.ts with the same checks.
 
 ## Result
 

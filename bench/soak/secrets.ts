@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { callbackUrlSecrets, containsSignedCallbackUrl } from '../../src/callback-signing.js';
+import { historyText } from '../../test/support/history-text.js';
 
 export interface Secrets {
   apiKey: string;
@@ -26,16 +27,6 @@ export interface SecretScan {
   /** Notifications (requests to the webhook receiver: headers and body) scanned. */
   notifications: number;
   hits: Array<{ source: string; secret: keyof Secrets | 'signedCallbackUrl' | 'callbackUrlShape' }>;
-}
-
-/** A history as JSON text with every base64 payload decoded next to it (payloads are base64 in JSON). */
-export function historyText(history: unknown): string {
-  const text = JSON.stringify(history);
-  const decoded = text.replace(
-    /"data":"([A-Za-z0-9+/=]+)"/g,
-    (_m, b64: string) => `"data":${JSON.stringify(Buffer.from(b64, 'base64').toString('utf8'))}`,
-  );
-  return `${text}\n${decoded}`;
 }
 
 /** Fetches every history (a few at a time), as text for the scan and the duplicate analysis. */

@@ -17,7 +17,7 @@ import {
   type RequestLogEntry,
   type Sandbox,
   type WebhookReceiver,
-} from '../../src/sandbox/index.js';
+} from 'temporal-review-video-sandbox';
 import type { Progress } from '../../src/workflows/definitions.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { Chaos, type ServerOutage } from './chaos.js';

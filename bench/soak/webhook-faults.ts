@@ -5,7 +5,7 @@
 // deadline are retried although the receiver took them, so the same webhook-id arrives again; a short
 // delay is answered in time.
 import { NOTIFY_TIMEOUT_MS } from '../../src/activities/notify.js';
-import type { ReceivedWebhook, WebhookFault, WebhookReceiver } from '../../src/sandbox/index.js';
+import type { ReceivedWebhook, WebhookFault, WebhookReceiver } from 'temporal-review-video-sandbox';
 import type { Rng } from './rng.js';
 
 /** A delay answered in time, and one held past the deadline of an attempt (the sender gives up, the receiver takes it). */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startDevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

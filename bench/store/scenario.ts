@@ -5,9 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 export async function runStoreBench(log: (line: string) => void): Promise<void> {
   log('store: 1 GiB video from the sandbox to a local-folder VIDEO_STORE (bench/store/main.ts)');
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url))], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=review-video-source', '--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url))],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   child.stdout.on('data', (d: Buffer) => {
     for (const line of d.toString().split('\n')) if (line.trim()) log(`  ${line.trim()}`);
   });

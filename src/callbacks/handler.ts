@@ -6,7 +6,7 @@
 // workflow id, or of a closed run, is answered without a signal.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { requestTarget } from '../request-target.js';
+import { requestTarget } from './request-target.js';
 import { reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
 import { decideForward } from './forwarding.js';
 import { callbackSignalFrom } from './payload.js';

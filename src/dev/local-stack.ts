@@ -14,7 +14,7 @@ import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { startCodecServer, type CodecServer } from '../codec/server.js';
 import { DEFAULT_TASK_QUEUE, type VideoStoreConfig } from '../config.js';
 import { ReviewVideoPlugin } from '../plugin.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
 import { loadVideoStoreConfig } from '../store/config.js';
 import { freePort, startDevServer, type DevServer } from './temporal-dev-server.js';
 

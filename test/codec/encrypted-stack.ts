@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
 import { connectClient, type ConnectedClient } from '../../src/temporal/connect-client.js';
 import { dataConverterFromEnv } from '../../src/codec/data-converter.js';
 import { cliPath, repoRoot } from '../support/run-cli.js';

@@ -12,7 +12,7 @@ import { failureConverterPath } from '../../src/codec/data-converter.js';
 import { PayloadEncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { newPayloadKey } from '../../src/codec/keys.js';
 import { ReviewVideoPlugin } from '../../src/plugin.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { fastTiming, imageJob } from '../support/stack.js';
 import { temporalAddress } from '../support/temporal.js';
 import { storedHistories } from './encrypted-stack.js';

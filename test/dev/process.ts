@@ -14,9 +14,9 @@ export interface Running {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
 }
 
-/** A TypeScript entry of ours through tsx. */
+/** A TypeScript entry of ours through tsx; the workspace packages (the sandbox) from their sources. */
 export function startEntry(args: string[], env: NodeJS.ProcessEnv): Running {
-  return start(process.execPath, ['--import', 'tsx', ...args], env, false);
+  return start(process.execPath, ['--conditions=review-video-source', '--import', 'tsx', ...args], env, false);
 }
 
 /**

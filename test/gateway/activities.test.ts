@@ -10,7 +10,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { activityFailure } from '../support/failures.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayActivities } from '../../src/activities/gateway.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { VideoClient } from '../../src/services/video/client.js';
 import { FileVideoStore } from '../../src/store/file-store.js';
 

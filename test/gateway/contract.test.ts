@@ -4,7 +4,7 @@
 // error classification, multipart, and the configurable vendor B query path.
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditRequestLog, startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { auditRequestLog, startSandbox, type RequestLogEntry, type Sandbox } from 'temporal-review-video-sandbox';
 import { ServiceError } from '../../src/services/errors.js';
 import { RequestValidationError } from '../../src/model/validation.js';
 import { VideoClient } from '../../src/services/video/client.js';

@@ -15,7 +15,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../src/activities/index.js';
 import type { GatewayCallInput } from '../../src/contract/index.js';
-import { startSandbox, type RequestLogEntry, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RequestLogEntry, type Sandbox } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { FileVideoStore } from '../../src/store/file-store.js';

@@ -3,8 +3,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
+import type { Sandbox } from 'temporal-review-video-sandbox';
 import { temporalAddress } from '../support/temporal.js';
 import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 

@@ -1,5 +1,6 @@
-// The package as a user gets it: `npm pack`, installed from the tarball into a fresh project that has only
-// the package's declared dependencies, a worker there registering our workflows and activities through
+// The package as a user gets it: `npm pack` of the library and of the sandbox package (a workspace, the
+// library's optional peer dependency), both tarballs installed into a fresh project that has only the
+// packages' declared dependencies, a worker there registering our workflows and activities through
 // the plugin next to one of its own, our callback handler mounted in that project's own node:http server,
 // one job on the sandbox and the run's dev server, the installed `review-video` bin (an npm symlink), and
 // a type-check of the project with tsc --noEmit.
@@ -21,7 +22,8 @@ const projectFiles = fileURLToPath(new URL('./project/', import.meta.url));
 
 /** What the package ships besides its code: the README, the pages it links to (the sandbox's and the
  * modules' READMEs among them), and their images. */
-const DOCUMENTATION = /^(README|CHANGELOG|BENCHMARKS|RELIABILITY)\.md$|^docs\/|^src\/[\w-]+\/README\.md$/;
+const DOCUMENTATION =
+  /^(README|CHANGELOG|BENCHMARKS|RELIABILITY)\.md$|^docs\/|^src\/[\w-]+\/README\.md$|^packages\/sandbox\/README\.md$/;
 
 /** The contract for callers in other languages: its JSON Schemas and the Python caller the docs show. */
 const FOR_OTHER_LANGUAGES =
@@ -81,20 +83,28 @@ let dir: string;
 let project: string;
 let packedFiles: string[];
 let tarball: string;
+let sandboxTarball: string;
+let sandboxFiles: string[];
+
+/** `npm pack` of the package in `cwd` (its `prepack` builds dist/): the tarball and the files it holds. */
+async function pack(cwd: string): Promise<{ tarball: string; files: string[] }> {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], cwd);
+  expectOk(packed, `npm pack in ${cwd}`);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  return { tarball: join(dir, info!.filename), files: info!.files.map((f) => f.path).sort() };
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rtg-pack-'));
   project = join(dir, 'my-app');
 
-  // `npm pack` runs `prepack`, which builds dist/ from src/.
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', dir], repo);
-  expectOk(pack, 'npm pack');
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as Array<{
-    filename: string;
-    files: Array<{ path: string }>;
-  }>;
-  tarball = join(dir, info!.filename);
-  packedFiles = info!.files.map((f) => f.path).sort();
+  // The library's `prepack` builds the sandbox package first (its declarations are what the library's
+  // `./sandbox` export re-exports), then dist/ from src/.
+  ({ tarball, files: packedFiles } = await pack(repo));
+  ({ tarball: sandboxTarball, files: sandboxFiles } = await pack(join(repo, 'packages', 'sandbox')));
 
   copyProject();
   writeFileSync(
@@ -117,6 +127,7 @@ beforeAll(async () => {
     [
       'install',
       tarball,
+      sandboxTarball,
       'typescript@5.9',
       '@types/node@20',
       'tsx',
@@ -129,7 +140,7 @@ beforeAll(async () => {
     {},
     540_000,
   );
-  expectOk(install, 'npm install of the packed tarball');
+  expectOk(install, 'npm install of the packed tarballs');
 }, 600_000);
 
 afterAll(() => {
@@ -167,7 +178,7 @@ describe('the packed package in a fresh project', () => {
       'workflows/index',
       'workflows-path',
       'callbacks/index',
-      'sandbox/index',
+      'sandbox',
     ]) {
       expect(packedFiles).toContain(`dist/${entry}.js`);
       expect(packedFiles).toContain(`dist/${entry}.d.ts`);
@@ -176,6 +187,31 @@ describe('the packed package in a fresh project', () => {
     expect(
       packedFiles.filter((p) => p.startsWith('dist/dev/') || p.startsWith('dist/demo.') || p.endsWith('.map')),
     ).toEqual([]);
+  });
+
+  it('the sandbox package: dist/ (the public-host rule compiled in), its README, and only its declared imports', () => {
+    expect(sandboxFiles.filter((p) => !(p === 'package.json' || p === 'README.md' || p.startsWith('dist/')))).toEqual(
+      [],
+    );
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/main.js', 'dist/public-host.js'])
+      expect(sandboxFiles).toContain(f);
+    const installed = join(project, 'node_modules', 'temporal-review-video-sandbox');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const declared = new Set(Object.keys(manifest.dependencies));
+    const undeclared = new Set<string>();
+    for (const file of sandboxFiles.filter((p) => p.endsWith('.js') || p.endsWith('.d.ts')))
+      for (const m of readFileSync(join(installed, file), 'utf8').matchAll(
+        /^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm,
+      )) {
+        const spec = m[1]!;
+        if (spec.startsWith('./') || spec.startsWith('node:')) continue;
+        undeclared.add(`${spec} (${file})`);
+        if (declared.has(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!))
+          undeclared.delete(`${spec} (${file})`);
+      }
+    expect([...undeclared]).toEqual([]);
   });
 
   it('ships every JSON Schema the code generates, reachable as temporal-review-video/schemas/*', async () => {
@@ -223,8 +259,10 @@ describe('the packed package in a fresh project', () => {
     const installed = join(project, 'node_modules', 'temporal-review-video');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
     };
-    const declared = new Set(Object.keys(manifest.dependencies));
+    // The sandbox is an optional peer: only the `./sandbox` export imports it.
+    const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
     const undeclared = new Set<string>();
     for (const file of packedFiles.filter((p) => p.endsWith('.js') || p.endsWith('.d.ts'))) {
       const text = readFileSync(join(installed, file), 'utf8');

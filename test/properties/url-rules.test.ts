@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { isHttpUrl, nonPublicUrlReason } from '../../src/model/url-rules.js';
-import { publicUrlProblem } from '../../src/sandbox/validation.js';
+import { publicUrlProblem } from '../../packages/sandbox/src/validation.js';
 
 const STRICT = { allowPrivateUrls: false };
 const RUNS = 2_000;

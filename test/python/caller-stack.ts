@@ -9,7 +9,7 @@ import { msToTs } from '@temporalio/common/lib/time.js';
 import { Worker } from '@temporalio/worker';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { dataConverterFromEnv } from '../../src/codec/data-converter.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
 import { connectClient, type ConnectedClient } from '../../src/temporal/connect-client.js';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { signedCallbackSecrets, workflowBundle } from '../support/stack.js';

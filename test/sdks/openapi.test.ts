@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 
 const vendored = JSON.parse(readFileSync(new URL('./openapi/openai-schemas.json', import.meta.url), 'utf8')) as {
   schemas: Record<string, unknown>;

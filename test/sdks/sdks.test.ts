@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 
 type AnthropicError = InstanceType<typeof Anthropic.APIError>;
 

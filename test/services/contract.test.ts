@@ -1,7 +1,7 @@
 // Both clients against the sandbox (the emulator of both services) over real HTTP. The sandbox's request
 // log is the witness: what actually reached each service, and how faults were reported back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditRequestLog, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { auditRequestLog, startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayActivities } from '../../src/activities/gateway.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { ServiceError } from '../../src/services/errors.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { activityFailure } from '../support/failures.js';

@@ -3,7 +3,7 @@
 // the spec on its own, accepts them. And the public rule end to end: with the default setting a private
 // address never leaves the client; with allowPrivateUrls on both sides it goes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditRequestLog, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { auditRequestLog, startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { RequestValidationError } from '../../src/model/validation.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { isFinalReviewStatus, type ReviewTask } from '../../src/model/review/schemas.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/services/errors.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from 'temporal-review-video-sandbox';
 import { caught, reviewConfig, videoConfig } from '../support/service-configs.js';
 import { defaultHandler, json, startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateReviewSubmitBody } from '../../src/model/review/schemas.js';
 import { validateCreateTaskBody } from '../../src/model/video/schemas.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { Http, reviewHeaders, videoHeaders } from '../support/sandbox-http.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
+import { Http, reviewHeaders, videoHeaders } from '../../packages/sandbox/test/support/sandbox-http.js';
 
 let sb: Sandbox;
 const http = new Http();

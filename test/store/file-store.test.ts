@@ -13,7 +13,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { FailureType } from '../../src/model/failure-types.js';
-import { videoBlock } from '../../src/sandbox/video-file.js';
+import { videoBlock } from '../../packages/sandbox/src/video-file.js';
 import { FileVideoStore } from '../../src/store/file-store.js';
 import { countOps, imageJob, withStack, type Stack } from '../support/stack.js';
 import { temporalAddress, type RunningWorker } from '../support/temporal.js';

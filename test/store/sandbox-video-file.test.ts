@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { videoBlock } from '../../src/sandbox/video-file.js';
+import { videoBlock } from '../../packages/sandbox/src/video-file.js';
 import { parseVideoStore } from '../../src/store/config.js';
 import { ConfigError } from '../../src/config.js';
 import { withSandbox } from '../support/sandbox.js';

@@ -2,7 +2,7 @@
 // started before its tests, reset before each one and closed after them: next to withStack(), for tests
 // that need the services but no Temporal worker.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 

@@ -8,7 +8,7 @@ import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config-admission.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';

@@ -4,7 +4,7 @@
 // classifier serves the clients, the workflow's input check, CALLBACK_PUBLIC_URL and the sandbox.
 import { describe, expect, it } from 'vitest';
 import { hostOf, isHttpUrl, nonPublicHostReason, nonPublicUrlReason } from '../../src/model/url-rules.js';
-import { isHttpUrl as sandboxIsHttpUrl, publicUrlProblem } from '../../src/sandbox/validation.js';
+import { isHttpUrl as sandboxIsHttpUrl, publicUrlProblem } from '../../packages/sandbox/src/validation.js';
 
 const STRICT = { allowPrivateUrls: false };
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/workflows/definitions.js';

@@ -3,8 +3,8 @@
 // (the transport blanks out the request's own secrets from every body it reads: src/services/http.ts).
 import { describe, expect, it } from 'vitest';
 import { callbackUrlSecrets, containsSignedCallbackUrl } from '../../src/callback-signing.js';
-import { historyText } from '../../bench/soak/secrets.js';
 import { failureOf } from '../support/failures.js';
+import { historyText } from '../support/history-text.js';
 import { imageJob, signedCallbackSecrets, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 

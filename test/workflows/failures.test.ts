@@ -1,6 +1,6 @@
 // Review verdicts that must stop the job before any video task exists, and the failure types callers see.
 import { describe, expect, it } from 'vitest';
-import { auditRequestLog } from '../../src/sandbox/index.js';
+import { auditRequestLog } from 'temporal-review-video-sandbox';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';

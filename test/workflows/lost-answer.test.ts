@@ -3,7 +3,7 @@
 // docs/rules.md, "After a lost answer"). The attempt is lost by a query that hangs past the job's
 // callTimeoutMs, while the client's own HTTP time-out is longer.
 import { describe, expect, it } from 'vitest';
-import { auditRequestLog } from '../../src/sandbox/index.js';
+import { auditRequestLog } from 'temporal-review-video-sandbox';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 

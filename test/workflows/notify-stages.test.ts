@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifyActivities } from '../../src/activities/index.js';
 import { newNotifySecret, verifyNotification } from '../../src/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
+import { startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import type { ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
 import { imageJob, withStack, type Stack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 // Outgoing webhooks (issue 27, docs/webhooks.md) end to end on the dev server: a job's notification is a
 // detached delivery workflow whose activity Temporal retries until the window ends. Every delivery is
 // verified with the official `standardwebhooks` library and with ours; the receiver is the sandbox's
-// (src/sandbox/webhook-receiver.ts), scripted to fail, delay and take deliveries twice. The worker signs
+// (packages/sandbox/src/webhook-receiver.ts), scripted to fail, delay and take deliveries twice. The worker signs
 // with two keys throughout (a rotation in progress): every delivery carries two v1 signatures.
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -12,7 +12,7 @@ import { createActivities, createNotifyActivities, type NotifySettings } from '.
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { contractJsonSchemas } from '../../src/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
+import { startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { notificationProgressQuery, type ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
 import { costOf } from '../support/history-cost.js';

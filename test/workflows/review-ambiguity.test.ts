@@ -3,7 +3,7 @@
 // names the task, confirmed by one query; when none comes the run fails SubmitUnconfirmed, and it
 // resubmits only when the job opted in (resubmitOnAmbiguity).
 import { describe, expect, it } from 'vitest';
-import { auditRequestLog } from '../../src/sandbox/index.js';
+import { auditRequestLog } from 'temporal-review-video-sandbox';
 import { progressQuery } from '../../src/workflows/definitions.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';

@@ -2,7 +2,7 @@
 // when present, and the retry interval never goes below the minimum query interval"): the first query of
 // the task it names waits for that Retry-After from the answer, not only for the minimum interval.
 import { describe, expect, it } from 'vitest';
-import { AUDIT_RULES, auditRequestLog } from '../../src/sandbox/index.js';
+import { AUDIT_RULES, auditRequestLog } from 'temporal-review-video-sandbox';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 
 const RETRY_AFTER_S = 2;

@@ -4,7 +4,7 @@
 // whole request log finds no query too early, for callback jobs (whose confirming queries meet polls)
 // and polling jobs alike.
 import { describe, expect, it } from 'vitest';
-import { AUDIT_RULES, auditRequestLog } from '../../src/sandbox/index.js';
+import { AUDIT_RULES, auditRequestLog } from 'temporal-review-video-sandbox';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 

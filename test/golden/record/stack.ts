@@ -12,7 +12,7 @@ import type { AdmissionSettings } from '../../../src/config-admission.js';
 import { newNotifySecret } from '../../../src/index.js';
 import { startCallbackServer } from '../../../src/callbacks/server.js';
 import { startDevServer } from '../../../src/dev/temporal-dev-server.js';
-import { startSandbox, startWebhookReceiver, type Sandbox, type WebhookReceiver } from '../../../src/sandbox/index.js';
+import { startSandbox, startWebhookReceiver, type Sandbox, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../../src/services/review/client.js';
 import { VideoClient } from '../../../src/services/video/client.js';
 import { FileVideoStore } from '../../../src/store/file-store.js';

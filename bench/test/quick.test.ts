@@ -1,0 +1,224 @@
+// The benchmark's own measuring parts, cheaply: the plain-script peer against the real sandbox (it must
+// do the same flow, with the same call counts, as the package), the figures read from the sandbox's logs,
+// the activity counter, the history race detector, and the report generated from a results object.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
+import { ReviewClient } from '../../src/services/review/client.js';
+import { VideoClient } from '../../src/services/video/client.js';
+import { reviewCallbackRacedSubmit } from '../lib/histories.js';
+import { apiCalls, callbackLatency } from '../lib/sandbox-metrics.js';
+import { percentile, summarize } from '../lib/stats.js';
+import { runPeerJob, startPeerReceiver, type PeerReceiver } from '../peer/flow.js';
+import { planJobs, PROFILES } from '../profiles.js';
+import { compareWithBaseline } from '../report/baseline.js';
+import { computeFindings } from '../report/findings.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { renderPlot } from '../report/svg.js';
+import { fig, sfig, type BenchResults } from '../results.js';
+import { countRunning, newGauge } from '../worker/counting.js';
+import { benchMachine, benchRun } from './fixtures.js';
+
+describe('the plain-script peer against the sandbox', () => {
+  let sandbox: Sandbox;
+  let receiver: PeerReceiver;
+  let clients: { video: VideoClient; review: ReviewClient };
+  beforeAll(async () => {
+    // The peer's receiver listens on loopback.
+    sandbox = await startSandbox({ reviewDurationMs: 150, videoDurationMs: 300, allowPrivateUrls: true });
+    receiver = await startPeerReceiver();
+    clients = {
+      video: new VideoClient({
+        baseUrl: sandbox.videoBaseUrl,
+        apiKey: sandbox.apiKey,
+        cancelMethod: 'POST',
+        cancelPath: '/v1/task/cancel/{id}',
+        timeoutMs: 5_000,
+        allowPrivateUrls: true,
+      }),
+      review: new ReviewClient({
+        baseUrl: sandbox.reviewBaseUrl,
+        accessToken: sandbox.accessToken,
+        timeoutMs: 5_000,
+        allowPrivateUrls: true,
+      }),
+    };
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await Promise.allSettled([clients.video.close(), clients.review.close()]);
+    await sandbox.close();
+  });
+
+  it('with callbacks: 4 calls per job (submit, confirm, create, confirm), and the callback latencies are read from the logs', async () => {
+    sandbox.reset();
+    const jobs = planJobs('t-cb', 3, PROFILES.zero);
+    // A fallback poll later than the test may run: every query below was made for a callback. How soon it
+    // follows the callback is the benchmark's figure (callback -> confirming query, `npm run bench`).
+    const fallbackMs = 600_000;
+    const timing = { reviewIntervalMs: 100, videoIntervalMs: 100, fallbackMs };
+    const results = await Promise.all(jobs.map((j, i) => runPeerJob(i, j, 'callbacks', timing, clients, receiver)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const calls = apiCalls(sandbox.requests(), 3);
+    expect(calls.perJob).toBe(4);
+    expect(calls.byOperation).toEqual({
+      'review.submitAsync': 3,
+      'review.query': 3,
+      'video.create': 3,
+      'video.get': 3,
+    });
+    expect(calls.perReviewTask.max).toBe(2);
+    const lat = callbackLatency(sandbox.requests(), sandbox.callbacks(), fallbackMs);
+    // Per job one final review callback and one final video callback, each followed by its confirming query.
+    expect(lat.callbacks.final).toBe(6);
+    expect(lat.callbacks.unmatched).toBe(0);
+    expect(lat.toConfirmMs.count).toBe(6);
+    expect(lat.reviewToCreateMs.count).toBe(3);
+    expect(lat.callbacks.answeredByFallbackPoll).toBe(0);
+    // In the sandbox's log, each task's one query comes after that task's final callback.
+    const finalCallbackAt = new Map(
+      sandbox
+        .callbacks()
+        .filter((c) => ['completed', 'succeeded'].includes(c.status))
+        .map((c) => [c.taskId, c.at]),
+    );
+    const queries = sandbox.requests().filter((r) => r.operation === 'review.query' || r.operation === 'video.get');
+    expect(queries).toHaveLength(6);
+    for (const q of queries) expect(q.at).toBeGreaterThanOrEqual(finalCallbackAt.get(q.taskId!)!);
+  });
+
+  it('with polling: no callback URL is sent, the same jobs succeed, and polls are counted per task', async () => {
+    sandbox.reset();
+    const jobs = planJobs('t-poll', 2, PROFILES.zero);
+    const timing = { reviewIntervalMs: 50, videoIntervalMs: 50, fallbackMs: 10_000 };
+    const results = await Promise.all(jobs.map((j, i) => runPeerJob(i, j, 'polling', timing, clients, receiver)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(sandbox.callbacks()).toHaveLength(0);
+    const calls = apiCalls(sandbox.requests(), 2);
+    expect(calls.byOperation['video.create']).toBe(2);
+    expect(calls.perJob).toBeGreaterThan(4);
+  });
+});
+
+describe('figures', () => {
+  it('nearest-rank percentiles', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(summarize([3, 1, 2])).toMatchObject({ count: 3, min: 1, p50: 2, max: 3, mean: 2 });
+  });
+
+  it('counts activities while they execute and returns to zero', async () => {
+    const gauge = newGauge();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const acts = countRunning({ slow: async () => gate, fast: async (n: number) => n * 2 }, gauge);
+    const slow = [acts.slow(), acts.slow()];
+    expect(await acts.fast(2)).toBe(4);
+    expect(gauge.running).toBe(2);
+    release();
+    await Promise.all(slow);
+    expect(gauge).toMatchObject({ running: 0, peak: 3, started: 3 });
+  });
+
+  it('detects a review callback delivered no later than the submit result', () => {
+    const scheduled = {
+      eventId: '5',
+      activityTaskScheduledEventAttributes: { activityType: { name: 'rtgSubmitReview' } },
+    };
+    const completed = { eventId: '7', activityTaskCompletedEventAttributes: { scheduledEventId: '5' } };
+    const signal = { eventId: '8', workflowExecutionSignaledEventAttributes: { signalName: 'reviewCallback' } };
+    const wftStarted = { eventId: '9', workflowTaskStartedEventAttributes: {} };
+    expect(reviewCallbackRacedSubmit([scheduled, completed, signal])).toBe(true); // same workflow task
+    expect(reviewCallbackRacedSubmit([scheduled, signal, completed])).toBe(true); // before
+    expect(reviewCallbackRacedSubmit([scheduled, completed, wftStarted, signal])).toBe(false); // after: known id
+  });
+});
+
+describe('the report', () => {
+  const run = benchRun;
+  const results: BenchResults = {
+    name: 'unit',
+    command: 'npm run bench',
+    quick: false,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:20:00.000Z',
+    wallTime: fig(1200, 's'),
+    machine: benchMachine({ loadAverageAtStart: [3, 3, 3], loadAverageAtEnd: [1, 1, 1], shared: true }),
+    serverCpuAvailable: true,
+    profiles: [PROFILES.zero],
+    levels: [100, 1_000],
+    workerConfigs: {},
+    mainWorkerConfig: 'default',
+    runs: [
+      run({}),
+      run({ concurrency: 1_000, throughput: fig(20, 'jobs/s') }),
+      run({ kind: 'trivial', mode: undefined, throughput: fig(40, 'jobs/s') }),
+      run({ kind: 'peer', throughput: fig(80, 'jobs/s') }),
+    ],
+    tuning: [],
+    historyIndependence: [],
+    waiting: [],
+    http: [],
+    budget: fig(25, 'min'),
+    skipped: [{ run: 'package polling zero', concurrency: 5_000, estimate: fig(900, 's') }],
+    notes: [],
+  };
+
+  it('has every scenario, the command, the ratios, the skipped runs and the plot', () => {
+    results.notes = computeFindings(results);
+    const md = renderMarkdown(results, 'docs/images/bench-throughput-latency.svg');
+    for (const heading of [
+      '## Targets',
+      '## 1.',
+      '## 2.',
+      '## 3.',
+      '## 4.',
+      '## 5.',
+      '## 6.',
+      '## 7.',
+      '## Tuning',
+      '## Runs not made',
+      '## Findings',
+    ])
+      expect(md).toContain(heading);
+    expect(md).toContain('`npm run bench`');
+    expect(md).toContain(
+      '![Throughput and median latency against concurrent jobs](docs/images/bench-throughput-latency.svg)',
+    );
+    expect(md).toMatch(/\| 100 \| callbacks, zero \| 10 \| 40 \| 25 % \|/);
+    expect(md).toContain('| package polling zero | 5,000 | 900 s |');
+    expect(md).toContain('The machine was shared');
+    const svg = renderPlot(results);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect((svg.match(/<path /g) ?? []).length).toBe(6); // package, plain script, trivial; two panels
+  });
+
+  it('compares the same figures with an earlier run, before and after, and leaves out what either lacks', () => {
+    const before: BenchResults = {
+      ...results,
+      startedAt: '2025-12-31T00:00:00.000Z',
+      runs: [run({ throughput: fig(4, 'jobs/s'), latency: sfig(summarize([60_000, 70_000]), 'ms') })],
+    };
+    const after: BenchResults = {
+      ...results,
+      baseline: compareWithBaseline(results, before, 'bench/results/old.json', 'the schemas'),
+    };
+    const row = (figure: string) => after.baseline!.rows.find((r) => r.figure === figure)!;
+    expect(row('Package, callbacks, zero, 100 jobs: jobs/s')).toEqual({
+      figure: 'Package, callbacks, zero, 100 jobs: jobs/s',
+      before: fig(4, 'jobs/s'),
+      after: fig(10, 'jobs/s'),
+    });
+    expect(row('Package, callbacks, zero, 1,000 jobs: jobs/s')).toMatchObject({
+      before: null,
+      after: fig(20, 'jobs/s'),
+    });
+    const md = renderMarkdown(after, 'plot.svg');
+    expect(md).toContain('### Across runs: before and after the code changes');
+    expect(md).toContain('`bench/results/old.json`, started 2025-12-31T00:00:00.000Z');
+    expect(md).toContain('| Package, callbacks, zero, 100 jobs: jobs/s | 4 jobs/s | 10 jobs/s | +150 % |');
+    expect(md).toContain('| Package, callbacks, zero, 100 jobs: latency p50 | 60,000 ms | 1,000 ms | −98 % |');
+    expect(renderMarkdown(results, 'plot.svg')).not.toContain('Across runs');
+  });
+});

@@ -1,0 +1,1 @@
+../../../src/model/public-host.ts
