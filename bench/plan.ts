@@ -1,7 +1,7 @@
 // What `npm run bench` runs: the full plan, and the --quick plan (same scenarios, small numbers) that
 // finishes in under two minutes. Worker configurations compared by the tuning section live here too.
 import { cacheSizeForBudget, WORKER_MEMORY } from '../src/worker-cache.js';
-import type { Timing } from '../src/workflows/input.js';
+import type { Timing } from '../src/job/input.js';
 import type { Mode, ProfileName } from './profiles.js';
 import type { WorkerConfigDef } from './lib/harness.js';
 

@@ -13,8 +13,8 @@ import { startReviewThenGenerate } from './client/index.js';
 import { startLocalStack } from './dev/local-stack.js';
 import { stackAddresses, stackEnvLines } from './dev/stack-report.js';
 import { stopOnSignal } from './dev/stop-signal.js';
-import type { Progress } from './workflows/definitions.js';
-import type { ReviewThenGenerateInput } from './workflows/input.js';
+import type { Progress } from './job/definitions.js';
+import type { ReviewThenGenerateInput } from './job/input.js';
 
 const line = (p: Progress) =>
   [

@@ -13,7 +13,7 @@ export {
   type ReviewThenGenerateInput,
   type ReviewThenGenerateJob,
   type Timing,
-} from './workflows/input.js';
+} from './job/input.js';
 export {
   progressQuery,
   type ApprovedAsset,
@@ -21,7 +21,7 @@ export {
   type ReviewTaskProgress,
   type ReviewThenGenerateResult,
   type Stage,
-} from './workflows/definitions.js';
+} from './job/definitions.js';
 export {
   allSearchAttributes,
   BatchId,
@@ -38,13 +38,13 @@ export {
   validateGenerateAndPollInput,
   type GenerateAndPollInput,
   type GenerateAndPollTiming,
-} from './workflows/generate-and-poll-input.js';
+} from './job/generate-and-poll-input.js';
 export {
   generateAndPollProgressQuery,
   type GenerateAndPollProgress,
   type GenerateAndPollResult,
   type GenerateAndPollStage,
-} from './workflows/generate-and-poll-definitions.js';
+} from './job/generate-and-poll-definitions.js';
 export { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 export {
   REVIEW_VIDEO_PLUGIN_NAME,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { FailureType } from './model/failure-types.js';
 import { failureDetailsSchemas, progressSchema, reviewThenGenerateResultSchema } from './model/job-schemas.js';
 import { notificationPayloadSchema, notificationProgressSchema } from './model/notify.js';
-import { reviewThenGenerateInputSchema } from './workflows/input-schema.js';
+import { reviewThenGenerateInputSchema } from './job/input-schema.js';
 
 type JsonObject = Record<string, unknown>;
 

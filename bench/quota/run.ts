@@ -28,7 +28,7 @@ import { admissionGateId } from '../../src/contract/index.js';
 import { freePort, startDevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { costOf } from '../lib/history-cost.js';
 import { round } from '../lib/stats.js';

@@ -7,7 +7,7 @@ import type { JobNeeds, JobNeedsActivities } from '../contract/job-needs.js';
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues, type ValidationIssue } from '../model/validation.js';
 import { billedSecondsOf } from '../model/video/billed-seconds.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 import { countJob } from './job-metrics.js';
 
 export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>): JobNeeds {

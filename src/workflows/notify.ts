@@ -29,8 +29,8 @@ import {
 import { FailureType } from '../model/failure-types.js';
 import type { JobNotification, NotifyEvent } from '../model/notify.js';
 import { formatIssues } from '../model/validation.js';
-import type { Progress, Stage } from './definitions.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { Progress, Stage } from '../job/definitions.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 import { countJob } from './job-metrics.js';
 import type { NotificationInput } from './notification.js';
 import { payloadOf, type Outcome } from './notify-payload.js';

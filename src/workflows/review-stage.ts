@@ -11,8 +11,8 @@ import {
   type ReviewTaskSummary,
 } from '../contract/index.js';
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
-import type { ApprovedAsset } from './definitions.js';
-import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import type { ApprovedAsset } from '../job/definitions.js';
+import type { ReviewBatch, ReviewThenGenerateJob } from '../job/input.js';
 import { ANSWER_LOST, RemoteTask } from './remote-task.js';
 import { reviewTaskRules } from './review-task-rules.js';
 import type { RunState } from './run-state.js';

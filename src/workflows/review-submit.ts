@@ -6,7 +6,7 @@ import type { ReviewSubmitInput, ReviewTaskSummary } from '../contract/index.js'
 import type { QuotaTicket } from './admission/job-slot.js';
 import { unconfirmedFailure, type Ambiguity } from './ambiguity.js';
 import { isAnswerLost, isFinalFailure, retryAfterRaisedOf } from './failure-reading.js';
-import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import type { ReviewBatch, ReviewThenGenerateJob } from '../job/input.js';
 import { holdsExactly } from './review-verdict.js';
 import { RemoteTask } from './remote-task.js';
 import { reviewTaskRules } from './review-task-rules.js';

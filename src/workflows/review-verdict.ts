@@ -1,8 +1,8 @@
 // The verdict on a finished review task (spec: continue only if the task is completed and the chosen item
 // has submit_review_status 1; asset addresses only from result.items[], as Asset:// URLs). Pure.
 import { reviewCancelled, reviewFailed, type RejectedItem, type ReviewTaskSummary } from '../contract/index.js';
-import type { ApprovedAsset } from './definitions.js';
-import type { ReviewBatch } from './input.js';
+import type { ApprovedAsset } from '../job/definitions.js';
+import type { ReviewBatch } from '../job/input.js';
 
 /** Items of a batch that did not pass: collected across batches into one ReviewRejected. */
 export class ReviewItemsRejected extends Error {

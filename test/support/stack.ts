@@ -11,10 +11,10 @@ import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
-import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import type { GenerateAndPoll } from '../../src/workflows/generate-and-poll.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
+import type { GenerateAndPollInput } from '../../src/job/generate-and-poll-input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import {

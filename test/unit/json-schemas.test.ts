@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { contractJsonSchemas, schemaFileText } from '../../src/json-schemas.js';
 import { FailureType } from '../../src/model/failure-types.js';
 import type { ReviewTaskSummary } from '../../src/contract/index.js';
-import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { validateReviewThenGenerateInput } from '../../src/job/input.js';
 import type { RunActivities } from '../../src/workflows/run-activities.js';
 import { RemoteTask } from '../../src/workflows/remote-task.js';
 import { reviewTaskRules } from '../../src/workflows/review-stage.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { defaultVideoQuotaKey } from '../../src/config-admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { imageJob, workflowBundle } from '../support/stack.js';
 import { replayHistories, temporalAddress, testClient } from '../support/temporal.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';

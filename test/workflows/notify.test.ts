@@ -13,7 +13,7 @@ import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { contractJsonSchemas } from '../../src/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { notificationProgressQuery, type ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
 import { costOf } from '../support/history-cost.js';
 import { countOps, imageJob, workflowBundle, withStack, type Stack } from '../support/stack.js';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TASK_QUEUE } from '../../config.js';
 import { startReviewThenGenerateBatch } from '../../client/batch.js';
-import type { BatchSummary } from '../../workflows/batch-input.js';
+import type { BatchSummary } from '../../job/batch-input.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, positiveInt } from '../io.js';
 import { progressReporter } from '../progress.js';
