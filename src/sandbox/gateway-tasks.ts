@@ -4,10 +4,9 @@
 // none). Prompt hints: `video-fail` / `video-expire` / `video-cancel` pick the end (an entry point without
 // that word fails instead), `state-unknown` inserts a state no adapter lists (`moderating`) before the end.
 import { randomHex, type ServiceContext } from './context.js';
-import { newId, UNKNOWN_STATE, VOCABULARY } from './gateway-vocabulary.js';
+import { newId, UNKNOWN_STATE, VOCABULARY, type GatewayTaskKind } from './gateway-vocabulary.js';
 import type { VideoOutcome, VideoTaskSummary } from './types.js';
 
-export type GatewayTaskKind = 'unifiedVideo' | 'vendorA' | 'vendorB' | 'videos' | 'aigcImages';
 export type Phase = 'queued' | 'running' | 'unknown' | VideoOutcome;
 
 export interface ScriptedGatewayOutcome {

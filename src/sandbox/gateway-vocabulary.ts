@@ -1,6 +1,8 @@
-// How each gateway entry point names its states and ids (the sandbox's stand-ins for the vendors' shapes).
+// The gateway's kinds of task, and how each entry point names its states and ids (the sandbox's stand-ins
+// for the vendors' shapes). The task store (gateway-tasks.ts) builds on this list; it names nothing of it.
 import { randomHex } from './context.js';
-import type { GatewayTaskKind } from './gateway-tasks.js';
+
+export type GatewayTaskKind = 'unifiedVideo' | 'vendorA' | 'vendorB' | 'videos' | 'aigcImages';
 
 export interface Vocabulary {
   queued: string;

@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import { checkSyncBody, PIXEL_PNG, syncReply, type GatewaySyncKind } from './gateway-replies.js';
 import { invalid, readGatewayBody } from './gateway-body.js';
 import { isStreamKind, streamReply } from './gateway-streams.js';
-import { GatewayTasks, gatewayModel, type GatewayTaskKind, type ScriptedGatewayOutcome } from './gateway-tasks.js';
+import { GatewayTasks, gatewayModel, type ScriptedGatewayOutcome } from './gateway-tasks.js';
+import type { GatewayTaskKind } from './gateway-vocabulary.js';
 import { errorReply, type Reply, type RouteInfo, type ServiceRequest } from './server.js';
 import type { VideoTaskSummary } from './types.js';
 
