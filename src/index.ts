@@ -53,20 +53,19 @@ export {
   type ReviewVideoPluginOptions,
   type ReviewVideoSource,
 } from './plugin.js';
-export { loadCallbackConfig } from './config-callbacks.js';
+export { loadCallbackConfig } from './config/callbacks.js';
+export { ConfigError } from './config/env.js';
+export { loadServicesConfig } from './config/services.js';
+export { DEFAULT_TASK_QUEUE, loadTemporalConfig } from './config/temporal.js';
 export {
-  ConfigError,
-  DEFAULT_TASK_QUEUE,
-  loadServicesConfig,
-  loadTemporalConfig,
-  loadWorkerTuning,
   type CallbackConfig,
   type ReviewServiceConfig,
   type TemporalConfig,
   type VideoServiceConfig,
   type WorkerDeployment,
   type WorkerTuning,
-} from './config.js';
+} from './config/types.js';
+export { loadWorkerTuning } from './config/worker.js';
 export { loadWorkerDeployment, workerDeploymentOptions } from './temporal/worker-deployment.js';
 export { ServiceError } from './services/errors.js';
 export { dataConverterFromEnv, encryptionDataConverter, failureConverterPath } from './codec/data-converter.js';

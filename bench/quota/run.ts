@@ -23,7 +23,7 @@ import { Client as TemporalClient } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { startCallbackServer } from '../../src/callbacks/server.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId } from '../../src/contract/index.js';
 import { freePort, startDevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';

@@ -9,7 +9,7 @@
 //   terminated or timed out may run again; a completed one never does.
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { loadTemporalConfig } from '../config.js';
+import { loadTemporalConfig } from '../config/temporal.js';
 import { businessKeySchema } from '../job/input.js';
 import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../job/definitions.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../job/input.js';

@@ -5,7 +5,7 @@
 // an ambiguous answer and the job's own resubmit, and gives it back when the job ends.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/job/definitions.js';

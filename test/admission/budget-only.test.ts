@@ -3,7 +3,7 @@
 // GenerateAndPoll job has no tenant; a ReviewThenGenerate job may have none either.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
 import { withStack, type Stack } from '../support/stack.js';

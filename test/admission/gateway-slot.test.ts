@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
 import type { GenerateAndPollInput } from '../../src/job/generate-and-poll-input.js';

@@ -5,7 +5,7 @@
 // sandbox received, and what the gate spent.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
 import { failureOf } from '../support/failures.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { progressQuery } from '../../src/job/definitions.js';

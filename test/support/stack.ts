@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
-import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config-admission.js';
+import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config/admission.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';

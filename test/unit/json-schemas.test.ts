@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { contractJsonSchemas, schemaFileText } from '../../src/json-schemas.js';
+import { contractJsonSchemas, schemaFileText } from '../../src/job/json-schemas.js';
 import { FailureType } from '../../src/model/failure-types.js';
 import type { ReviewTaskSummary } from '../../src/contract/index.js';
 import { validateReviewThenGenerateInput } from '../../src/job/input.js';

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
-import { contractJsonSchemas } from '../../src/json-schemas.js';
+import { contractJsonSchemas } from '../../src/job/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../src/sandbox/index.js';
 import { progressQuery } from '../../src/job/definitions.js';
