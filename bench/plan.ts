@@ -1,7 +1,7 @@
 // What `npm run bench` runs: the full plan, and the --quick plan (same scenarios, small numbers) that
 // finishes in under two minutes. Worker configurations compared by the tuning section live here too.
-import { cacheSizeForBudget, WORKER_MEMORY } from '../src/worker-cache.js';
-import type { Timing } from '../src/workflows/input.js';
+import { cacheSizeForBudget, WORKER_MEMORY } from '../src/config/worker-cache.js';
+import type { Timing } from '../src/job/input.js';
 import type { Mode, ProfileName } from './profiles.js';
 import type { WorkerConfigDef } from './lib/harness.js';
 
@@ -51,7 +51,7 @@ export interface Plan {
   runTimeoutMs: (n: number) => number;
 }
 
-/** Our worker's sticky cache at its default memory budget (src/worker-cache.ts), as src/worker.ts sizes it. */
+/** Our worker's sticky cache at its default memory budget (src/config/worker-cache.ts), as src/worker.ts sizes it. */
 const DEFAULT_CACHE = { maxCachedWorkflows: cacheSizeForBudget(WORKER_MEMORY.budgetMiB) };
 /** The V8 heap limit `npm run worker` and the image start our worker with (Node flag, every thread). */
 const WORKER_HEAP = ['--max-old-space-size=256'];
@@ -161,7 +161,7 @@ export const FULL: Plan = {
   baseline: {
     file: 'bench/results/2026-11-22-before-cost.json',
     change:
-      'history-v2 (local confirming activities, fewer upserts, receiver drops callbacks not needed); the sticky cache sized from a memory budget (src/worker-cache.ts) instead of the V8 heap',
+      'history-v2 (local confirming activities, fewer upserts, receiver drops callbacks not needed); the sticky cache sized from a memory budget (src/config/worker-cache.ts) instead of the V8 heap',
   },
 };
 

@@ -9,7 +9,7 @@
 //   is not scaled: it is what connection pools and in-flight calls have to absorb.
 import type { Client } from '@temporalio/client';
 import { startReviewThenGenerate } from '../src/client/start.js';
-import type { ReviewThenGenerateInput, Timing } from '../src/workflows/input.js';
+import type { ReviewThenGenerateInput, Timing } from '../src/job/input.js';
 import { seededRandom } from './lib/stats.js';
 
 export type ProfileName = 'zero' | 'realistic';

@@ -19,7 +19,7 @@ import { isMainModule } from '../src/is-main.js';
 import { startSandbox } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../src/services/review/client.js';
 import { VideoClient } from '../src/services/video/client.js';
-import type { ReviewThenGenerateInput } from '../src/workflows/input.js';
+import type { ReviewThenGenerateInput } from '../src/job/input.js';
 import { workflowsPath } from '../src/workflows-path.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

@@ -1,10 +1,10 @@
-// `npm run schemas`: writes the contract's JSON Schemas (src/json-schemas.ts, generated from the zod
+// `npm run schemas`: writes the contract's JSON Schemas (src/job/json-schemas.ts, generated from the zod
 // schemas) to schemas/, where they are committed and shipped; test/unit/json-schemas.test.ts fails when
 // the committed files differ from what the code generates.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contractJsonSchemas, schemaFileText } from '../src/json-schemas.js';
+import { contractJsonSchemas, schemaFileText } from '../src/job/json-schemas.js';
 
 const out = fileURLToPath(new URL('../schemas/', import.meta.url));
 const schemas = contractJsonSchemas();

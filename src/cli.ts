@@ -3,7 +3,8 @@
 // shell or a script. Text for people, --json for scripts, documented exit codes.
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { BusinessKeyConflictError, InvalidJobInputError } from './client/errors.js';
-import { ConfigError, TEMPORAL_DEFAULTS } from './config.js';
+import { ConfigError } from './config/env.js';
+import { TEMPORAL_DEFAULTS } from './config/temporal.js';
 import { batch } from './cli/commands/batch.js';
 import { cancel } from './cli/commands/cancel.js';
 import { commandContext, type Command } from './cli/commands/context.js';

@@ -13,7 +13,7 @@ export {
   type ReviewThenGenerateInput,
   type ReviewThenGenerateJob,
   type Timing,
-} from './workflows/input.js';
+} from './job/input.js';
 export {
   progressQuery,
   type ApprovedAsset,
@@ -21,7 +21,7 @@ export {
   type ReviewTaskProgress,
   type ReviewThenGenerateResult,
   type Stage,
-} from './workflows/definitions.js';
+} from './job/definitions.js';
 export {
   allSearchAttributes,
   BatchId,
@@ -38,13 +38,13 @@ export {
   validateGenerateAndPollInput,
   type GenerateAndPollInput,
   type GenerateAndPollTiming,
-} from './workflows/generate-and-poll-input.js';
+} from './job/generate-and-poll-input.js';
 export {
   generateAndPollProgressQuery,
   type GenerateAndPollProgress,
   type GenerateAndPollResult,
   type GenerateAndPollStage,
-} from './workflows/generate-and-poll-definitions.js';
+} from './job/generate-and-poll-definitions.js';
 export { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 export {
   REVIEW_VIDEO_PLUGIN_NAME,
@@ -53,20 +53,19 @@ export {
   type ReviewVideoPluginOptions,
   type ReviewVideoSource,
 } from './plugin.js';
-export { loadCallbackConfig } from './config-callbacks.js';
+export { loadCallbackConfig } from './config/callbacks.js';
+export { ConfigError } from './config/env.js';
+export { loadServicesConfig } from './config/services.js';
+export { DEFAULT_TASK_QUEUE, loadTemporalConfig } from './config/temporal.js';
 export {
-  ConfigError,
-  DEFAULT_TASK_QUEUE,
-  loadServicesConfig,
-  loadTemporalConfig,
-  loadWorkerTuning,
   type CallbackConfig,
   type ReviewServiceConfig,
   type TemporalConfig,
   type VideoServiceConfig,
   type WorkerDeployment,
   type WorkerTuning,
-} from './config.js';
+} from './config/types.js';
+export { loadWorkerTuning } from './config/worker.js';
 export { loadWorkerDeployment, workerDeploymentOptions } from './temporal/worker-deployment.js';
 export { ServiceError } from './services/errors.js';
 export { dataConverterFromEnv, encryptionDataConverter, failureConverterPath } from './codec/data-converter.js';

@@ -18,11 +18,11 @@ import {
   type VideoClient,
 } from './activities/index.js';
 import { createNotifyActivities } from './activities/notify.js';
-import type { AdmissionSettings } from './config-admission.js';
-import type { NotifySettings } from './config-notify.js';
+import type { AdmissionSettings } from './config/admission.js';
+import type { NotifySettings } from './config/notify.js';
 import type { NotifyActivities } from './contract/notify.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
-import { mixedBaseUrlsProblem } from './services/base-urls.js';
+import { mixedBaseUrlsProblem } from './config/base-urls.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
 
 /** Where the plugin's activities get their two services. */

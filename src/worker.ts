@@ -9,8 +9,9 @@ import type { Logger } from '@temporalio/common';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { activitySettingsFromEnv } from './activities/index.js';
 import { dataConverterFromEnv, describeEncryption } from './codec/data-converter.js';
-import type { AdmissionSettings } from './config-admission.js';
-import { loadTemporalConfig, loadWorkerTuning } from './config.js';
+import type { AdmissionSettings } from './config/admission.js';
+import { loadTemporalConfig } from './config/temporal.js';
+import { loadWorkerTuning } from './config/worker.js';
 import { isMainModule } from './is-main.js';
 import { createLogger } from './observability/logger.js';
 import { serviceRequestMetrics } from './observability/metrics.js';
@@ -28,7 +29,7 @@ import {
   loadWorkerDeployment,
   workerDeploymentOptions,
 } from './temporal/worker-deployment.js';
-import { workerCacheSize } from './worker-cache.js';
+import { workerCacheSize } from './config/worker-cache.js';
 
 /** The size of a fixed slot supplier (what WORKER_MAX_CONCURRENT_* set), for the startup line. */
 function slots(supplier: unknown): number | string {

@@ -1,5 +1,6 @@
 // The layout as a rule: workflow code (bundled into Temporal's deterministic sandbox) reaches only
-// `src/workflows/`, the contract both sides share in `src/contract/` and the pure model in `src/model/`,
+// `src/workflows/`, the contract both sides share in `src/contract/`, each job's public shape in `src/job/`
+// (inputs, queries, results) and the pure model in `src/model/`,
 // besides the SDK's workflow packages, zod and ipaddr.js (used by the public-address classifier,
 // src/model/public-host.ts: pure, it bundles); and no import cycle anywhere in `src/`. For these run-time
 // rules type-only imports are erased and do not count. A file's length is no rule: a file ends where its
@@ -10,12 +11,13 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allImportsOf, cyclesAmong, reachableFrom, sourceFiles } from './support/import-graph.js';
+import { allImportsOf, cyclesAmong, importsOf, reachableFrom, sourceFiles } from './support/import-graph.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const ALLOWED_PACKAGES = new Set(['@temporalio/workflow', '@temporalio/common', 'zod', 'ipaddr.js']);
 const MODEL_PACKAGES = new Set(['zod', 'ipaddr.js']);
-const WORKFLOW_FOLDERS = ['src/workflows/', 'src/contract/', 'src/model/'];
+const BELOW_CONTRACT = ['src/contract/', 'src/job/', 'src/model/'];
+const WORKFLOW_FOLDERS = ['src/workflows/', 'src/contract/', 'src/job/', 'src/model/'];
 
 /** Imports (types included) of the files under `from` that name a module under one of `forbidden`. */
 function importsInto(from: string, forbidden: string[]): string[] {
@@ -25,7 +27,7 @@ function importsInto(from: string, forbidden: string[]): string[] {
 }
 
 describe('architecture', () => {
-  it('workflow code imports only src/workflows/, src/contract/, src/model/, @temporalio/workflow, @temporalio/common, zod and ipaddr.js', () => {
+  it('workflow code imports only src/workflows/, src/contract/, src/job/, src/model/, @temporalio/workflow, @temporalio/common, zod and ipaddr.js', () => {
     const modules = reachableFrom(`${root}src/workflows/index.ts`, root);
     const outside = [...modules.keys()].filter((m) => !WORKFLOW_FOLDERS.some((f) => m.startsWith(f)));
     const packages = [...modules.values()].flatMap((m) => m.packages).filter((p) => !ALLOWED_PACKAGES.has(p));
@@ -33,13 +35,21 @@ describe('architecture', () => {
     expect(modules.size).toBeGreaterThan(10);
   });
 
-  it('the contract imports at run time only itself, src/model/ and the packages workflow code may use', () => {
+  it('the contract imports at run time only itself, src/job/, src/model/ and the packages workflow code may use', () => {
     for (const file of sourceFiles(`${root}src/contract`)) {
       const modules = reachableFrom(file, root);
-      const outside = [...modules.keys()].filter((m) => !m.startsWith('src/contract/') && !m.startsWith('src/model/'));
+      const outside = [...modules.keys()].filter((m) => !BELOW_CONTRACT.some((f) => m.startsWith(f)));
       const packages = [...modules.values()].flatMap((m) => m.packages).filter((p) => !ALLOWED_PACKAGES.has(p));
       expect({ file, outside, packages }).toEqual({ file, outside: [], packages: [] });
     }
+  });
+
+  it("a job's public shape imports only itself, src/model/ and the packages workflow code may use, types included", () => {
+    const outside = importsInto('src/job', ['src/']).filter((i) => !/ -> src\/(job|model)\//.test(i));
+    const packages = sourceFiles(`${root}src/job`)
+      .flatMap((f) => importsOf(f, { types: true }).packages)
+      .filter((p) => !ALLOWED_PACKAGES.has(p));
+    expect({ outside, packages }).toEqual({ outside: [], packages: [] });
   });
 
   it('workflows import nothing from src/activities/, not even a type: what they share is in src/contract/', () => {
@@ -50,13 +60,15 @@ describe('architecture', () => {
     expect(importsInto('src/callbacks', ['src/workflows/'])).toEqual([]);
   });
 
-  it('the contract imports nothing from either side, types included (the job input type aside)', () => {
+  it('the contract imports nothing from either side, types included', () => {
     expect(
-      importsInto('src/contract', ['src/activities/', 'src/callbacks/', 'src/services/', 'src/workflows/']).filter(
-        // The jobs of a batch file are typed by the workflow's input (pure, type-only, erased).
-        (i) => i !== 'src/contract/activity-io.ts -> src/workflows/input-schema.ts',
-      ),
+      importsInto('src/contract', ['src/activities/', 'src/callbacks/', 'src/services/', 'src/workflows/']),
     ).toEqual([]);
+  });
+
+  it("no module below the workflows imports from src/workflows/, not even a type: the job's shape is in src/job/", () => {
+    const below = ['src/model', 'src/job', 'src/contract', 'src/activities', 'src/services', 'src/callbacks'];
+    expect(below.flatMap((dir) => importsInto(dir, ['src/workflows/']))).toEqual([]);
   });
 
   it('failures are made in one module, src/contract/failures.ts (one constructor per failure type)', () => {
@@ -75,7 +87,7 @@ describe('architecture', () => {
     }
   });
 
-  it('has no import cycle in src/', () => {
+  it('has no import cycle in src/, type imports included', () => {
     expect(cyclesAmong(sourceFiles(`${root}src`), root)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The production-like stack (docker-compose.yml + Dockerfile), checked without a Docker engine: the YAML is
-// parsed and held against the design (configuration table), src/config.ts (the variables the code reads)
+// parsed and held against the design (configuration table), src/config/ (the variables the code reads)
 // and src/contract/search-attributes.ts (what the workflows upsert). When the docker compose plugin is
 // installed, `docker compose config -q` validates the file too (it needs no daemon).
 import { spawnSync } from 'node:child_process';
@@ -8,24 +8,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { callbackConfigSchema, loadCallbackConfig } from '../src/config-callbacks.js';
-import { loadNotifyConfig, notifyConfigSchema } from '../src/config-notify.js';
-import { admissionConfigSchema } from '../src/config-admission.js';
-import {
-  loadServicesConfig,
-  loadTemporalConfig,
-  loadWorkerTuning,
-  servicesConfigSchema,
-  temporalConfigSchema,
-  workerDeploymentSchema,
-  workerTuningSchema,
-} from '../src/config.js';
+import { callbackConfigSchema, loadCallbackConfig } from '../src/config/callbacks.js';
+import { loadNotifyConfig, notifyConfigSchema } from '../src/config/notify.js';
+import { admissionConfigSchema } from '../src/config/admission.js';
+import { loadServicesConfig, servicesConfigSchema } from '../src/config/services.js';
+import { loadTemporalConfig, temporalConfigSchema } from '../src/config/temporal.js';
+import { loadWorkerTuning, workerDeploymentSchema, workerTuningSchema } from '../src/config/worker.js';
 import {
   codecServerConfigSchema,
   encryptionConfigSchema,
   loadCodecServerConfig,
   loadEncryptionConfig,
-} from '../src/config-encryption.js';
+} from '../src/config/encryption.js';
 import { METRIC_NAMES } from '../src/observability/metrics.js';
 import { assertServiceSettings } from '../src/worker.js';
 import { contractSearchAttributes, registeredSearchAttributes } from './support/search-attribute-script.js';
@@ -413,8 +407,8 @@ describe('docker-compose.yml: the production-like stack', () => {
     }
   });
 
-  it('gives the worker and the receiver every variable of the design table (src/config.ts schemas)', () => {
-    // The schemas of src/config.ts are the code's list; the design's table is the contract: they agree.
+  it('gives the worker and the receiver every variable of the design table (src/config/ schemas)', () => {
+    // The schemas of src/config/ are the code's list; the design's table is the contract: they agree.
     // VIDEO_STORE may be read by its own loader rather than these schemas (the video-store work moves it).
     const fromSchemas = [
       ...temporalVars,
@@ -506,7 +500,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(envOf(svc('temporal-setup')).TEMPORAL_NAMESPACE).toBe('${TEMPORAL_NAMESPACE:-default}');
   });
 
-  it('hands the worker and the receiver an environment that src/config.ts accepts, with the design defaults', () => {
+  it('hands the worker and the receiver an environment that src/config/ accepts, with the design defaults', () => {
     // Without service settings the worker stops at start, naming them: no quiet fallback to the sandbox.
     expect(() => assertServiceSettings(interpolatedEnv(svc('worker'), REQUIRED_SECRETS))).toThrow(
       /missing service settings: VIDEO_API_BASE_URL, VIDEO_API_KEY, REVIEW_API_BASE_URL, REVIEW_ACCESS_TOKEN/,
@@ -607,7 +601,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     for (const name of ['worker', 'callbacks', 'codec-server']) {
       for (const v of encryptionVars) expect(envOf(svc(name))[v], `${name} ${v}`).toBe(`\${${v}:-}`);
       expect(loadEncryptionConfig(interpolatedEnv(svc(name), vars)), name).toEqual({ keys, keysFile: undefined });
-      // Unset: off (no codec), as src/config.ts reads an empty variable.
+      // Unset: off (no codec), as src/config/env.ts reads an empty variable.
       expect(loadEncryptionConfig(interpolatedEnv(svc(name), REQUIRED_SECRETS)), name).toEqual({
         keys: undefined,
         keysFile: undefined,

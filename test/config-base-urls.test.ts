@@ -3,7 +3,8 @@
 // explicit settings of createClients, and the plugin's options (settings, clients, environment).
 import { describe, expect, it } from 'vitest';
 import { activitiesFromEnv, createClients, ReviewClient, VideoClient } from '../src/activities/index.js';
-import { ConfigError, loadServicesConfig } from '../src/config.js';
+import { ConfigError } from '../src/config/env.js';
+import { loadServicesConfig } from '../src/config/services.js';
 import { ReviewVideoPlugin } from '../src/plugin.js';
 
 const SAME: [string, string] = ['https://gw.example.com', 'https://GW.example.com:443/'];

@@ -1,9 +1,10 @@
-// ALLOW_PRIVATE_URLS (src/config.ts): one setting, false by default, that lets loopback/private/link-local
+// ALLOW_PRIVATE_URLS (src/config/env.ts): one setting, false by default, that lets loopback/private/link-local
 // media and callback addresses through. Without it a non-public CALLBACK_PUBLIC_URL is refused at start.
 import { describe, expect, it } from 'vitest';
 import { activitiesFromEnv } from '../src/activities/index.js';
-import { loadCallbackConfig } from '../src/config-callbacks.js';
-import { ConfigError, loadAllowPrivateUrls, loadServicesConfig } from '../src/config.js';
+import { loadCallbackConfig } from '../src/config/callbacks.js';
+import { ConfigError, loadAllowPrivateUrls } from '../src/config/env.js';
+import { loadServicesConfig } from '../src/config/services.js';
 
 const SECRET = 'cb-secret-0123456789abcdef';
 const services = {

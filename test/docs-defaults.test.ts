@@ -1,24 +1,21 @@
 // Every default the README's configuration table states is the one the code applies. The table says it in
 // its second column (`30000`, "the profile's address, else `localhost:7233`", `127.0.0.1`, `8787` for a row
 // of two variables); the code says it as the zod default of the variable in the schema that reads it
-// (src/config*.ts), or as a named constant where the default is applied after parsing. A variable whose
+// (src/config/*.ts), or as a named constant where the default is applied after parsing. A variable whose
 // code default is not among the values its row writes in backticks fails, naming both.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { admissionConfigSchema } from '../src/config-admission.js';
-import { callbackConfigSchema } from '../src/config-callbacks.js';
-import { codecServerConfigSchema, encryptionConfigSchema } from '../src/config-encryption.js';
-import { notifyConfigSchema } from '../src/config-notify.js';
-import {
-  servicesConfigSchema,
-  temporalConfigSchema,
-  workerDeploymentSchema,
-  workerTuningSchema,
-} from '../src/config.js';
+import { admissionConfigSchema } from '../src/config/admission.js';
+import { callbackConfigSchema } from '../src/config/callbacks.js';
+import { codecServerConfigSchema, encryptionConfigSchema } from '../src/config/encryption.js';
+import { notifyConfigSchema } from '../src/config/notify.js';
+import { servicesConfigSchema } from '../src/config/services.js';
+import { temporalConfigSchema } from '../src/config/temporal.js';
+import { workerDeploymentSchema, workerTuningSchema } from '../src/config/worker.js';
 import { NOTIFY_WINDOW } from '../src/model/notify.js';
-import { WORKER_MEMORY } from '../src/worker-cache.js';
+import { WORKER_MEMORY } from '../src/config/worker-cache.js';
 import { DEFAULT_LEASE_MS } from '../src/workflows/admission/gate.js';
 import { objectKeys } from './support/config-table.js';
 

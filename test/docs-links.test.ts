@@ -182,7 +182,7 @@ describe('the link checker itself', () => {
 
   it('reports cited paths that do not exist, and accepts patterns whose prefix does', () => {
     const md =
-      'the spec (`spec/video-and-review-services.md`), `src/config.ts`, bench/results/quick.*, ' +
+      'the spec (`spec/video-and-review-services.md`), `src/config/env.ts`, bench/results/quick.*, ' +
       'bench/results/<name>.json, https://cdn.example.com/spec/a.jpg\n';
     expect(missingCitations('X.md', md)).toEqual([
       'X.md:1: cites spec/video-and-review-services.md, which is not in the repository',

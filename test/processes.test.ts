@@ -120,7 +120,7 @@ describe('worker process', () => {
 
 describe('npm run demo (the README main-job command)', () => {
   it('runs one ReviewThenGenerate job on embedded defaults, exits 0 and leaves no process behind', async () => {
-    const r = await run(['src/demo.ts'], {});
+    const r = await run(['src/dev/demo.ts'], {});
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Temporal dev server temporal version \S+/);
     expect(r.stdout).toMatch(/Temporal Web UI: http:\/\/127\.0\.0\.1:\d+/);

@@ -18,7 +18,7 @@ import { PayloadEncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { newPayloadKey, parsePayloadKeys } from '../../src/codec/keys.js';
 import { startDevServer } from '../../src/dev/temporal-dev-server.js';
 import { startSandbox } from 'temporal-review-video-sandbox';
-import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import { describeMachine } from '../lib/machine.js';
 import { cpuSeconds, loadAverage } from '../lib/proc.js';
 

@@ -80,7 +80,7 @@ export function computeFindings(r: BenchResults): string[] {
       (perCached !== undefined
         ? `: about ${Math.round(perCached)} KiB per cached workflow here (section 6 says of what)`
         : '') +
-      `. ${budget ? `Our worker sizes its sticky cache from its memory budget (WORKER_MEMORY_BUDGET_MIB, src/worker-cache.ts): ${cache} workflows` : `The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB`}` +
+      `. ${budget ? `Our worker sizes its sticky cache from its memory budget (WORKER_MEMORY_BUDGET_MIB, src/config/worker-cache.ts): ${cache} workflows` : `The SDK sizes its default sticky cache from the V8 heap limit: ${cache} workflows for ${Math.round(waitDefault.heapLimit.value)} MiB`}` +
       (beyondCache
         ? `; with ${waitDefault.jobs} jobs waiting the worker held ${Math.round(waitDefault.workerRssWaiting.value)} MiB (measured), the ${waitDefault.jobs - cache} evicted ones are replayed from their history when their callback arrives.`
         : `, more than the ${waitDefault.jobs} jobs that waited (${Math.round(waitDefault.workerRssWaiting.value)} MiB).`);

@@ -1,6 +1,6 @@
 // Section 6's reading of one waiting run: what a cached workflow costs and what it is made of, and whether
-// the constants our worker sizes its cache with (src/worker-cache.ts) still match this run.
-import { cacheSizeForBudget, WORKER_MEMORY } from '../../src/worker-cache.js';
+// the constants our worker sizes its cache with (src/config/worker-cache.ts) still match this run.
+import { cacheSizeForBudget, WORKER_MEMORY } from '../../src/config/worker-cache.js';
 import type { WaitingResult } from '../results.js';
 import { MIN_CACHED } from './targets.js';
 
@@ -22,7 +22,7 @@ export function cacheMemoryText(w: WaitingResult, n: Num): string {
     Math.abs(m.rssKiB - WORKER_MEMORY.perCachedWorkflowKiB) > WORKER_MEMORY.perCachedWorkflowKiB * 0.15 ||
     Math.abs(idle - WORKER_MEMORY.baselineMiB) > WORKER_MEMORY.baselineMiB * 0.15;
   const formula =
-    `Our worker sizes its cache as floor((budget − ${WORKER_MEMORY.baselineMiB} MiB) / ${WORKER_MEMORY.perCachedWorkflowKiB} KiB) (src/worker-cache.ts): ` +
+    `Our worker sizes its cache as floor((budget − ${WORKER_MEMORY.baselineMiB} MiB) / ${WORKER_MEMORY.perCachedWorkflowKiB} KiB) (src/config/worker-cache.ts): ` +
     `${n(cacheSizeForBudget(WORKER_MEMORY.budgetMiB))} workflows at the default ${WORKER_MEMORY.budgetMiB} MiB budget; with this run's figures ` +
     `(${n(idle, 0)} MiB idle, ${n(m.rssKiB, 0)} KiB per cached workflow) it would be ${n(Math.floor(((WORKER_MEMORY.budgetMiB - idle) * 1024) / m.rssKiB))}` +
     (drift ? ' — **the constants differ from this run by more than 15 %: update them.**' : '.');

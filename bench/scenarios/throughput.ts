@@ -4,7 +4,7 @@
 // and the plain-script peer, on the same sandbox.
 import type { Client } from '@temporalio/client';
 import type { Sandbox } from 'temporal-review-video-sandbox';
-import { DEFAULT_TIMING } from '../../src/workflows/input.js';
+import { DEFAULT_TIMING } from '../../src/job/input.js';
 import { runChild } from '../lib/child.js';
 import type { Harness, ProfileEnv } from '../lib/harness.js';
 import { sampleHistories } from '../lib/histories.js';

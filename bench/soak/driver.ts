@@ -4,7 +4,7 @@
 // simply asked again, until the job's deadline.
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
-import type { ReviewThenGenerateResult } from '../../src/workflows/definitions.js';
+import type { ReviewThenGenerateResult } from '../../src/job/definitions.js';
 import { ReviewStage } from '../../src/contract/index.js';
 import type { SoakJob } from './jobs.js';
 

@@ -1,7 +1,7 @@
 // The job mix of a soak run and the outcome each job must end with. Every job names itself in its prompt
 // and media URLs (`[job <id>]`, `/soak/<id>/`), so the sandbox's tasks can be counted per job whatever the
 // job's callback setting. Hint words in URL paths and prompts script the sandbox's verdicts.
-import type { ReviewThenGenerateInput, Timing } from '../../src/workflows/input.js';
+import type { ReviewThenGenerateInput, Timing } from '../../src/job/input.js';
 import type { Rng } from './rng.js';
 
 export type JobKind =

@@ -1,7 +1,7 @@
 // Command-line options of the soak run and the two presets: the full run (1,000 jobs, the figures of
 // RELIABILITY.md) and --quick (100 jobs, the CI run). Every knob of the chaos lives here.
 import { parseArgs } from 'node:util';
-import type { Timing } from '../../src/workflows/input.js';
+import type { Timing } from '../../src/job/input.js';
 
 export interface SoakOptions {
   jobs: number;

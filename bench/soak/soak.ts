@@ -18,7 +18,7 @@ import {
   type Sandbox,
   type WebhookReceiver,
 } from 'temporal-review-video-sandbox';
-import type { Progress } from '../../src/workflows/definitions.js';
+import type { Progress } from '../../src/job/definitions.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { Chaos, type ServerOutage } from './chaos.js';
 import { faultCounts, verdictOf, verdictOk, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';

@@ -11,7 +11,7 @@ import { notificationsOk, notificationVerdict, undelivered } from '../soak/notif
 import { Rng } from '../soak/rng.js';
 import { WebhookFaults } from '../soak/webhook-faults.js';
 import { newNotifySecret, signNotification } from '../../src/notify/signing.js';
-import { DEFAULT_TIMING } from '../../src/workflows/input.js';
+import { DEFAULT_TIMING } from '../../src/job/input.js';
 import type {
   CallbackLogEntry,
   ReceivedWebhook,

@@ -1,7 +1,7 @@
 // Which limits of the worker's settings apply to one create or submit (docs/operations.md, "Provider
 // quotas"): the gate it asks and what its ask carries. Pure functions of the settings.
 import { invalidRunInput, type GateLimits } from '../contract/index.js';
-import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config-admission.js';
+import type { ReviewAdmissionSettings, VideoAdmissionSettings } from '../config/admission.js';
 import { DEFAULT_FAIRNESS_KEY } from '../model/priority.js';
 import { formatIssues, type ValidationIssue } from '../model/validation.js';
 import { billedSecondsOf, type VideoCreateKind } from '../model/video/billed-seconds.js';

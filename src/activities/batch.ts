@@ -4,7 +4,7 @@
 // naming its line number (never its content: the file may hold anything the worker can read).
 import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { parseBatchJob } from '../workflows/batch-input.js';
+import { parseBatchJob } from '../job/batch-input.js';
 import {
   jobsFileUnreadable,
   type BatchActivities,

@@ -42,7 +42,7 @@ import { toApplicationFailure } from './service-failures.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
 import { sendWithinQuota } from './admission.js';
 import { videoSlotFor } from './admission-limits.js';
-import type { AdmissionSettings } from '../config-admission.js';
+import type { AdmissionSettings } from '../config/admission.js';
 import type { VideoStore } from '../store/types.js';
 import { keepGatewayVideo } from './gateway-keep.js';
 

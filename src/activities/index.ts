@@ -41,7 +41,7 @@ export type {
   NotifyTargetInput,
   NotifyTargetResult,
 } from '../contract/notify.js';
-export { loadNotifyConfig, type NotifySettings } from '../config-notify.js';
+export { loadNotifyConfig, type NotifySettings } from '../config/notify.js';
 export {
   createVideoStore,
   FileVideoStore,
@@ -55,9 +55,5 @@ export { ReviewClient } from '../services/review/client.js';
 export { VideoClient } from '../services/video/client.js';
 export { ServiceError } from '../services/errors.js';
 export { RequestValidationError } from '../model/validation.js';
-export {
-  SERVICE_DEFAULTS,
-  type ReviewServiceConfig,
-  type VideoServiceConfig,
-  type VideoStoreConfig,
-} from '../config.js';
+export { SERVICE_DEFAULTS } from '../config/services.js';
+export { type ReviewServiceConfig, type VideoServiceConfig, type VideoStoreConfig } from '../config/types.js';

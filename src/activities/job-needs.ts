@@ -1,6 +1,6 @@
 // rtgCheckJobNeeds: the worker's side of src/contract/job-needs.ts. Each need names the worker setting
 // that satisfies it; the answer lists every need this worker lacks, so one refusal names them all.
-import type { AdmissionSettings } from '../config-admission.js';
+import type { AdmissionSettings } from '../config/admission.js';
 import { NEED_FIELDS, type JobNeeds, type JobNeedsActivities, type JobNeedsAnswer } from '../contract/job-needs.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { VideoStore } from '../store/types.js';

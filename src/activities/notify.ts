@@ -6,7 +6,7 @@ import { Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
 import { request } from 'undici';
 import { containsSignedCallbackUrl } from '../callback-signing.js';
-import type { NotifySettings } from '../config-notify.js';
+import type { NotifySettings } from '../config/notify.js';
 import type {
   DeliveryInput,
   DeliveryResult,

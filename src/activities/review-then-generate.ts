@@ -20,7 +20,7 @@ import type {
   VideoCreateOutcome,
   VideoTaskSummary,
 } from '../contract/index.js';
-import type { AdmissionSettings } from '../config-admission.js';
+import type { AdmissionSettings } from '../config/admission.js';
 import { sendWithinQuota } from './admission.js';
 import { reviewLimitsFor, videoSlotFor, type SlotWanted } from './admission-limits.js';
 import { createBatchActivities } from './batch.js';

@@ -1,20 +1,15 @@
 // From settings to activities: the one path from configuration (the environment, or explicit objects) to
 // the two service clients, the callback settings and the activities built on them. Our worker, the plugin
-// and users' own workers all go through it, so a default or a check lives in one place (src/config.ts).
-import { loadAdmissionConfig, type AdmissionSettings } from '../config-admission.js';
-import { loadCallbackConfig } from '../config-callbacks.js';
-import { loadNotifyConfig, type NotifySettings } from '../config-notify.js';
-import {
-  loadServicesConfig,
-  SERVICE_DEFAULTS,
-  type CallbackConfig,
-  type ReviewServiceConfig,
-  type VideoServiceConfig,
-} from '../config.js';
-import { mixedBaseUrlsProblem } from '../services/base-urls.js';
+// and users' own workers all go through it, so a default or a check lives in one place (src/config/).
+import { loadAdmissionConfig, type AdmissionSettings } from '../config/admission.js';
+import { loadCallbackConfig } from '../config/callbacks.js';
+import { loadNotifyConfig, type NotifySettings } from '../config/notify.js';
+import { loadServicesConfig, SERVICE_DEFAULTS } from '../config/services.js';
+import { type CallbackConfig, type ReviewServiceConfig, type VideoServiceConfig } from '../config/types.js';
+import { mixedBaseUrlsProblem } from '../config/base-urls.js';
 import { ReviewClient } from '../services/review/client.js';
 import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
-import type { VideoStoreConfig } from '../config.js';
+import type { VideoStoreConfig } from '../config/types.js';
 import { VideoClient } from '../services/video/client.js';
 import type { Activities } from '../contract/index.js';
 import type { NotifyActivities } from '../contract/notify.js';
@@ -65,7 +60,7 @@ function callbackSettings(c: Pick<CallbackConfig, 'publicUrl' | 'secret'>): Call
 
 /**
  * Reads VIDEO_* (VIDEO_STORE included), REVIEW_*, HTTP_TIMEOUT_MS, HTTP_MAX_CONNECTIONS, CALLBACK_PUBLIC_URL, CALLBACK_SECRET,
- * NOTIFY_*, the quota variables (config-admission.ts) and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
+ * NOTIFY_*, the quota variables (config/admission.ts) and ALLOW_PRIVATE_URLS (design: configuration) from `env`, only when called. Throws ConfigError naming the
  * variable at fault, never its value.
  */
 export function activitySettingsFromEnv(env: Env = process.env): ActivitySettings {
@@ -79,7 +74,7 @@ export function activitySettingsFromEnv(env: Env = process.env): ActivitySetting
   };
 }
 
-/** Throws TypeError when the two base addresses are one (src/services/base-urls.ts), before any pool is made. */
+/** Throws TypeError when the two base addresses are one (src/config/base-urls.ts), before any pool is made. */
 export function createClients(config: ServicesConfig): ServiceClients {
   const mixed = mixedBaseUrlsProblem(
     { field: 'video.baseUrl', url: config.video.baseUrl },

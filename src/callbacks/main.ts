@@ -3,8 +3,8 @@
 // ours (rtg_callbacks_*). SIGTERM/SIGINT drain: readiness 503, then every callback in flight finishes.
 import { Client } from '@temporalio/client';
 import { dataConverterFromEnv, describeEncryption } from '../codec/data-converter.js';
-import { loadCallbackConfig } from '../config-callbacks.js';
-import { loadTemporalConfig } from '../config.js';
+import { loadCallbackConfig } from '../config/callbacks.js';
+import { loadTemporalConfig } from '../config/temporal.js';
 import { callbackMetrics } from '../observability/metrics.js';
 import { installObservability } from '../observability/runtime.js';
 import { loadDrainDelayMs, loadObservabilitySettings } from '../observability/settings.js';

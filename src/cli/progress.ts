@@ -1,6 +1,6 @@
 // Batch progress on the terminal: a redrawn bar when stderr is a TTY, plain lines (only when something
 // changed) otherwise, so logs and CI output stay readable.
-import type { BatchProgress } from '../workflows/batch-input.js';
+import type { BatchProgress } from '../job/batch-input.js';
 
 const WIDTH = 30;
 

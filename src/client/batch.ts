@@ -13,8 +13,8 @@ import {
   type BatchProgress,
   type BatchSummary,
   type ReviewThenGenerateBatchInput,
-} from '../workflows/batch-input.js';
-import { businessKeySchema } from '../workflows/input.js';
+} from '../job/batch-input.js';
+import { businessKeySchema } from '../job/input.js';
 import type { ReviewThenGenerateBatch } from '../workflows/batch.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { defaultTaskQueue } from './start.js';

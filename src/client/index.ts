@@ -27,7 +27,7 @@ export {
 } from './schedule.js';
 export { currentDetailsOf, describeRun, type ReviewSearchAttributes, type RunDescription } from './describe.js';
 export { listRuns, reviewJobQuery, type ListedRun, type ReviewJobFilter } from './query.js';
-export { jobMetadata, type JobMetadata } from '../model/job-metadata.js';
+export { jobMetadata, type JobMetadata } from '../job/metadata.js';
 export { inputFingerprint } from './fingerprint.js';
 export {
   BATCH_DEFAULTS,
@@ -38,4 +38,4 @@ export {
   type BatchProgress,
   type BatchSummary,
   type ReviewThenGenerateBatchInput,
-} from '../workflows/batch-input.js';
+} from '../job/batch-input.js';

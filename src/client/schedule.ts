@@ -4,8 +4,8 @@
 // work on the same jobs at once. Each action's workflow id is `batch-<scheduleId>-<scheduled time>`.
 import { ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleHandle } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common';
-import { BATCH_WORKFLOW_TYPE, type ReviewThenGenerateBatchInput } from '../workflows/batch-input.js';
-import { businessKeySchema } from '../workflows/input.js';
+import { BATCH_WORKFLOW_TYPE, type ReviewThenGenerateBatchInput } from '../job/batch-input.js';
+import { businessKeySchema } from '../job/input.js';
 import type { ReviewThenGenerateBatch } from '../workflows/batch.js';
 import { batchInputProblems, batchMetadata } from './batch.js';
 import { InvalidJobInputError } from './errors.js';

@@ -9,16 +9,16 @@
 //   terminated or timed out may run again; a completed one never does.
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { loadTemporalConfig } from '../config.js';
-import { businessKeySchema } from '../workflows/input.js';
-import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../workflows/definitions.js';
-import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../workflows/input.js';
+import { loadTemporalConfig } from '../config/temporal.js';
+import { businessKeySchema } from '../job/input.js';
+import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../job/definitions.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../job/input.js';
 import type { ReviewThenGenerate } from '../workflows/review-then-generate.js';
 import { BatchId, ReviewStage, VideoModel } from '../contract/index.js';
 import { describeRun, type RunDescription } from './describe.js';
 import { BusinessKeyConflictError, InvalidJobInputError } from './errors.js';
 import { inputFingerprint } from './fingerprint.js';
-import { jobMetadata } from '../model/job-metadata.js';
+import { jobMetadata } from '../job/metadata.js';
 import { ruleInOurWords } from '../model/validation.js';
 
 export const JOB_WORKFLOW_TYPE = 'ReviewThenGenerate';

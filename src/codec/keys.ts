@@ -4,8 +4,8 @@
 // Errors name the variable, the entry and the key id, never key material (a misplaced key could be an id).
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config.js';
-import { loadEncryptionConfig } from '../config-encryption.js';
+import { ConfigError } from '../config/env.js';
+import { loadEncryptionConfig } from '../config/encryption.js';
 
 export const KEY_BYTES = 32; // AES-256
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;

@@ -2,7 +2,7 @@
 // from the environment: PAYLOAD_ENCRYPTION_KEYS or PAYLOAD_ENCRYPTION_KEYS_FILE, CODEC_HOST, CODEC_PORT,
 // CODEC_CORS_ORIGINS, CODEC_AUTH_TOKEN. One log line per call (path, status, origin, namespace; never a
 // payload or a token). Stops on SIGINT/SIGTERM. Exits 1 with one line when a setting is invalid.
-import { loadCodecServerConfig } from '../config-encryption.js';
+import { loadCodecServerConfig } from '../config/encryption.js';
 import { isMainModule } from '../is-main.js';
 import { createLogger } from '../observability/logger.js';
 import { loadObservabilitySettings } from '../observability/settings.js';

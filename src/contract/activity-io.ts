@@ -1,6 +1,6 @@
 // What each activity is given and what it answers besides the task summaries (task-summaries.ts): the
 // inputs the workflows send and the results they read. Types, and one constant both sides pace by.
-import type { ReviewThenGenerateInput } from '../workflows/input-schema.js';
+import type { ReviewThenGenerateInput } from '../job/input-schema.js';
 import type { GatewayTaskEntryPoint, GatewayTaskView } from '../model/video/gateway-adapters.js';
 import type { GatewayEndpointName, GatewayParam } from '../model/video/gateway-endpoints.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';

@@ -1,8 +1,8 @@
 // What a ReviewThenGenerate run answers, as zod schemas (design: public contract): its result, its
 // `progress` query answer and the details of each public failure type. They are the single source of
-// those shapes: the TypeScript types are inferred from them (src/workflows/definitions.ts,
+// those shapes: the TypeScript types are inferred from them (src/job/definitions.ts,
 // src/contract/failures.ts) and the JSON Schemas shipped in `schemas/` are generated from them
-// (src/json-schemas.ts), for callers in other languages. Nothing parses a run's answers with
+// (src/job/json-schemas.ts), for callers in other languages. Nothing parses a run's answers with
 // them at run time. Pure: workflow code imports the types, and the schemas are built lazily (lazy.ts).
 import { z } from 'zod';
 import { FailureType } from './failure-types.js';

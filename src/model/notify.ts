@@ -1,7 +1,7 @@
 // Outgoing webhooks of a job (issue 27, docs/webhooks.md), as zod schemas: what a job asks for (`notify`),
 // the body each notification carries, and how a delivery is shown (the job's `progress`, the delivery
 // workflow's own `progress`). The single source of these shapes: the TypeScript types are inferred from
-// them and the JSON Schemas in `schemas/` are generated from them (src/json-schemas.ts). Pure.
+// them and the JSON Schemas in `schemas/` are generated from them (src/job/json-schemas.ts). Pure.
 import { z } from 'zod';
 import { approvedAssetSchema, orUndefined, stageSchema } from './job-schemas.js';
 import { lazy } from './lazy.js';

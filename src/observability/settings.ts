@@ -1,7 +1,7 @@
 // The observability settings (design: configuration): LOG_LEVEL, LOG_FORMAT, PROMETHEUS_BIND_ADDRESS and
 // the drain delay of the callback receiver. Read only when called; a bad value is named, never echoed.
 import { z } from 'zod';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/env.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool, type FormData } from 'undici';
-import { SERVICE_DEFAULTS } from '../config.js';
+import { SERVICE_DEFAULTS } from '../config/services.js';
 import { httpStatusError, malformedResponseError, type CallContext } from './classify.js';
 import { excerpt, MAX_BODY_BYTES, MAX_ERROR_BODY_BYTES, parseJson, readResponseBody } from './http-body.js';
 import { asServiceError, DeadlineExceeded, isTimeout } from './http-failures.js';

@@ -1,6 +1,7 @@
 // VIDEO_STORE (design: configuration): `file:///dir` or `s3://bucket/prefix`; unset or empty = off.
 import { fileURLToPath } from 'node:url';
-import { ConfigError, type VideoStoreConfig } from '../config.js';
+import { ConfigError } from '../config/env.js';
+import { type VideoStoreConfig } from '../config/types.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,5 @@
 // The video stores behind VIDEO_STORE, made from their configuration.
-import type { VideoStoreConfig } from '../config.js';
+import type { VideoStoreConfig } from '../config/types.js';
 import { FileVideoStore } from './file-store.js';
 import { S3VideoStore, s3ClientConfig } from './s3-store.js';
 import type { VideoStore } from './types.js';

@@ -3,7 +3,7 @@
 // Free of @temporalio/worker, so client-only code never loads its native module.
 import { Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import type { TemporalConfig } from '../config.js';
+import type { TemporalConfig } from '../config/types.js';
 
 export function envconfigOptions(temporal: TemporalConfig) {
   let base: Record<string, unknown> = {};

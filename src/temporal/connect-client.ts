@@ -4,7 +4,8 @@
 // With OTEL_EXPORTER_OTLP_ENDPOINT set, each start is a span that roots the job's trace.
 import { Client } from '@temporalio/client';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
-import { loadTemporalConfig, type TemporalConfig } from '../config.js';
+import { loadTemporalConfig } from '../config/temporal.js';
+import { type TemporalConfig } from '../config/types.js';
 import { startTracing } from '../observability/tracing.js';
 import { connectToTemporal, unreachableMessage } from './client-connection.js';
 

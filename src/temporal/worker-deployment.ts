@@ -4,8 +4,9 @@
 // versioning off: the worker polls its task queue unversioned, as before. @temporalio/worker is imported
 // for types only, so the package root can export this.
 import type { WorkerOptions } from '@temporalio/worker';
-import { ConfigError, parse, WORKER_DEPLOYMENT_DEFAULTS, workerDeploymentSchema } from '../config.js';
-import type { WorkerDeployment } from '../config-types.js';
+import { ConfigError, parse } from '../config/env.js';
+import { WORKER_DEPLOYMENT_DEFAULTS, workerDeploymentSchema } from '../config/worker.js';
+import type { WorkerDeployment } from '../config/types.js';
 
 /** The worker's deployment version, or undefined when versioning is off. */
 export function loadWorkerDeployment(

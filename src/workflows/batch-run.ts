@@ -13,7 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
-import type { BatchCarry, BatchJobOutcome, BatchProgress, BatchSummary } from './batch-input.js';
+import type { BatchCarry, BatchJobOutcome, BatchProgress, BatchSummary } from '../job/batch-input.js';
 import type { Entry, JobSource } from './batch-sources.js';
 import type { ReviewThenGenerate } from './review-then-generate.js';
 import { BatchId, ReviewStage, VideoModel } from '../contract/index.js';

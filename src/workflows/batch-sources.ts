@@ -2,9 +2,9 @@
 // Each job is validated like a single start; a bad one becomes an entry with its problem. Both sources
 // advance the cursor in the state carried across continue-as-new, so a new run resumes where the last stopped.
 import type { JobLine, JobsPage, ReadJobsInput } from '../contract/index.js';
-import { jobMetadata } from '../model/job-metadata.js';
-import { parseBatchJob, type BatchCarry } from './batch-input.js';
-import type { ReviewThenGenerateInput } from './input.js';
+import { jobMetadata } from '../job/metadata.js';
+import { parseBatchJob, type BatchCarry } from '../job/batch-input.js';
+import type { ReviewThenGenerateInput } from '../job/input.js';
 
 /** Reads one page of the jobs file (the batch activity). */
 export type ReadJobsPage = (input: ReadJobsInput) => Promise<JobsPage>;

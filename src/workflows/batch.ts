@@ -15,7 +15,7 @@ import {
   type BatchCarry,
   type BatchSummary,
   type ReviewThenGenerateBatchInput,
-} from './batch-input.js';
+} from '../job/batch-input.js';
 import { BatchRun } from './batch-run.js';
 import { fileSource, inlineSource } from './batch-sources.js';
 

@@ -11,8 +11,8 @@ import {
 import type { QuotaReport, QuotaTicket } from './admission/job-slot.js';
 import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';
 import { ambiguityOf } from './ambiguity.js';
-import type { GenerateAndPollProgress } from './generate-and-poll-definitions.js';
-import type { GenerateAndPollJob } from './generate-and-poll-input.js';
+import type { GenerateAndPollProgress } from '../job/generate-and-poll-definitions.js';
+import type { GenerateAndPollJob } from '../job/generate-and-poll-input.js';
 import type { RemoteTask } from './remote-task.js';
 import { submitAtMostOnce } from './submit-once.js';
 

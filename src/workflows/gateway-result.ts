@@ -10,8 +10,8 @@ import {
   type GatewayTaskSummary,
 } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
-import type { GenerateAndPollJob, GenerateAndPollTiming } from './generate-and-poll-input.js';
-import type { GenerateAndPollProgress, GenerateAndPollResult } from './generate-and-poll-definitions.js';
+import type { GenerateAndPollJob, GenerateAndPollTiming } from '../job/generate-and-poll-input.js';
+import type { GenerateAndPollProgress, GenerateAndPollResult } from '../job/generate-and-poll-definitions.js';
 
 /** Keeping a result that has no URL: a download into the store that heartbeats (as the store stage). */
 const keeping = (timing: GenerateAndPollTiming) =>

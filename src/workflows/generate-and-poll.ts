@@ -26,7 +26,7 @@ import {
   type GenerateAndPollInput,
   type GenerateAndPollJob,
   type GenerateAndPollTiming,
-} from './generate-and-poll-input.js';
+} from '../job/generate-and-poll-input.js';
 import { asPublicFailure } from './failure-reading.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import { waitUntilFinal, type QueryPacing } from './task-waiter.js';
@@ -34,7 +34,7 @@ import {
   generateAndPollProgressQuery,
   type GenerateAndPollProgress,
   type GenerateAndPollResult,
-} from './generate-and-poll-definitions.js';
+} from '../job/generate-and-poll-definitions.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
 import { createGatewayTaskOnce, GatewayRun, type GatewayCreate } from './gateway-create.js';

@@ -13,8 +13,8 @@ import {
 import { QuotaTicket } from './admission/job-slot.js';
 import type { ContentItem, CreateTaskBody } from '../model/video/schemas.js';
 import { unconfirmedFailure } from './ambiguity.js';
-import type { ApprovedAsset } from './definitions.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { ApprovedAsset } from '../job/definitions.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 import { RemoteTask, type RemoteTaskRules } from './remote-task.js';
 import type { RunState } from './run-state.js';
 import { submitAtMostOnce } from './submit-once.js';

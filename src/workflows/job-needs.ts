@@ -7,8 +7,8 @@ import { NEED_FIELDS, type JobNeeds, type JobNeedsActivities } from '../contract
 import { formatIssues, type ValidationIssue } from '../model/validation.js';
 import { billedSecondsOf } from '../model/video/billed-seconds.js';
 import { TASK_ADAPTERS } from '../model/video/gateway-adapters.js';
-import type { GenerateAndPollJob } from './generate-and-poll-input.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { GenerateAndPollJob } from '../job/generate-and-poll-input.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 
 export function jobNeeds(job: Pick<ReviewThenGenerateJob, 'store' | 'task' | 'fairnessKey' | 'review'>): JobNeeds {
   // Asked only where a review would be paid for first: without one, the create refuses before any call.

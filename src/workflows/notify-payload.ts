@@ -4,8 +4,8 @@
 // history already redacted of callback addresses.
 import { ApplicationFailure, CancelledFailure, workflowInfo } from '@temporalio/workflow';
 import type { NotificationPayload, NotifyEvent } from '../model/notify.js';
-import type { Progress, ReviewThenGenerateResult } from './definitions.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { Progress, ReviewThenGenerateResult } from '../job/definitions.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 
 /** What the job ended with: its result, or the failure it ends with (a CancelledFailure when cancelled). */
 export interface Outcome {

@@ -28,8 +28,8 @@ import {
 } from '../contract/notify.js';
 import type { JobNotification, NotifyEvent } from '../model/notify.js';
 import { formatIssues } from '../model/validation.js';
-import type { Progress, Stage } from './definitions.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { Progress, Stage } from '../job/definitions.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 import type { NotificationInput } from './notification.js';
 import { payloadOf, type Outcome } from './notify-payload.js';
 

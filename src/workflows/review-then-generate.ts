@@ -12,11 +12,11 @@ import {
 import { FailureType } from '../model/failure-types.js';
 import { formatIssues } from '../model/validation.js';
 import { invalidRunInput, reviewCallbackSignal, videoCallbackSignal } from '../contract/index.js';
-import { progressQuery, type ReviewThenGenerateResult } from './definitions.js';
+import { progressQuery, type ReviewThenGenerateResult } from '../job/definitions.js';
 import { asPublicFailure } from './failure-reading.js';
 import { releaseQuotaSlots } from './admission/job-slot.js';
 import { createVideoTaskOnce, waitForVideo, withAssets } from './generation-stage.js';
-import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from './input.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../job/input.js';
 import { countJob, recordStage } from './job-metrics.js';
 import { checkJobNeeds, jobNeeds } from './job-needs.js';
 import { JobNotifier } from './notify.js';

@@ -2,7 +2,7 @@
 // retry policies carry the services' rules (retry-policies.ts).
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../contract/index.js';
-import type { Timing } from './input.js';
+import type { Timing } from '../job/input.js';
 import { CONFIRM_RETRY, POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 
 /** Activity proxies for one run; the per-attempt time-out comes from the run's timing. */

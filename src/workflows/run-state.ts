@@ -4,8 +4,8 @@
 // through a method here; the stages read it.
 import type { CallbackSignal, ReviewTaskSummary, VideoTaskSummary } from '../contract/index.js';
 import type { CreateTaskBody } from '../model/video/schemas.js';
-import type { Progress, Stage } from './definitions.js';
-import type { ReviewBatch, ReviewThenGenerateJob } from './input.js';
+import type { Progress, Stage } from '../job/definitions.js';
+import type { ReviewBatch, ReviewThenGenerateJob } from '../job/input.js';
 import { NamedReviewTasks } from './named-review-tasks.js';
 import type { RemoteTask } from './remote-task.js';
 import { RunSlots, type QuotaSlot, type SlotOwner } from './admission/run-slots.js';

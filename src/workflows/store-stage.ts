@@ -5,7 +5,7 @@ import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio
 import { videoStoreFailed, type StoreActivities } from '../contract/index.js';
 import { FailureType } from '../model/failure-types.js';
 import type { StoredVideo } from '../model/stored-video.js';
-import type { Timing } from './input.js';
+import type { Timing } from '../job/input.js';
 import type { RunState } from './run-state.js';
 
 /** Bounds one attempt that still heartbeats; a stalled body fails sooner (the activity's body time-out). */

@@ -1,8 +1,8 @@
 // What the Temporal Web UI shows of a run without opening its history: current details (markdown) at
 // each stage, and search attributes for list filters such as `ReviewStage="generating"`.
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { Progress, Stage } from './definitions.js';
-import type { ReviewThenGenerateJob } from './input.js';
+import type { Progress, Stage } from '../job/definitions.js';
+import type { ReviewThenGenerateJob } from '../job/input.js';
 import { BatchId, ReviewStage, ReviewTaskIds, VideoModel, VideoTaskId } from '../contract/index.js';
 
 /**

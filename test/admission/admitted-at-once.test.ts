@@ -5,11 +5,11 @@
 // an ambiguous answer and the job's own resubmit, and gives it back when the job ends.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
-import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { progressQuery } from '../../src/job/definitions.js';
+import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import { failureOf } from '../support/failures.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';

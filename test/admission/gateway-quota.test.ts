@@ -3,9 +3,9 @@
 // take the provider past the cap.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
+import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
+import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
+import type { GenerateAndPollInput } from '../../src/job/generate-and-poll-input.js';
 import { withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';

@@ -3,7 +3,7 @@
 // services allowing 1 of each, so that jobs wait and are refused. Counts against the sandbox's own.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultQuotaKey, defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultQuotaKey, defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { GATE_METRIC_NAMES } from '../../src/workflows/admission/gate-metrics.js';
 import { JOB_METRIC_NAMES } from '../../src/workflows/job-metrics.js';

@@ -3,9 +3,9 @@
 // one). Each review batch is one task and holds one slot from its submit until it is final. Counts only.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultQuotaKey } from '../../src/config-admission.js';
+import { defaultQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { runCli } from '../support/run-cli.js';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';

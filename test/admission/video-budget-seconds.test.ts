@@ -5,9 +5,9 @@
 // sandbox received, and what the gate spent.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { generateAndPollProgressQuery } from '../../src/workflows/generate-and-poll-definitions.js';
+import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
 import { failureOf } from '../support/failures.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';

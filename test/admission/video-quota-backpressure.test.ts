@@ -3,9 +3,9 @@
 // its slot goes back to the gate, which grants no more than it still holds until a task ends. Counts only.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultVideoQuotaKey } from '../../src/config-admission.js';
+import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { fastTiming, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 

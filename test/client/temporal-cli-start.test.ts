@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { locateTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { describeRun } from '../../src/client/index.js';
-import type { ReviewThenGenerateResult } from '../../src/workflows/definitions.js';
+import type { ReviewThenGenerateResult } from '../../src/job/definitions.js';
 import { countOps, startStack, workflowBundle, type Stack } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
 

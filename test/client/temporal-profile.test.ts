@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectClient } from '../../src/temporal/connect-client.js';
-import { ConfigError, loadTemporalConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/config/env.js';
+import { loadTemporalConfig } from '../../src/config/temporal.js';
 
 const API_KEY = 'tcld-SECRET-KEY-5e1d0c';
 let dir: string;

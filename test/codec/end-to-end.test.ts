@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowBundleOptions } from '../../src/bundle-workflows.js';
 import { startReviewThenGenerate, startReviewThenGenerateBatch } from '../../src/client/index.js';
 import { newPayloadKey } from '../../src/codec/keys.js';
-import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import { fastTiming } from '../support/stack.js';
 import {
   replayEncrypted,

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
-import { loadCodecServerConfig } from '../../src/config-encryption.js';
+import { ConfigError } from '../../src/config/env.js';
+import { loadCodecServerConfig } from '../../src/config/encryption.js';
 import { dataConverterFromEnv, describeEncryption, failureConverterPath } from '../../src/codec/data-converter.js';
 import { loadPayloadKeys, newPayloadKey, parsePayloadKeys } from '../../src/codec/keys.js';
 
@@ -95,7 +95,7 @@ describe('payload keys', () => {
     );
   });
 
-  it('reads the codec server settings with the defaults of src/config.ts', () => {
+  it('reads the codec server settings with the defaults of src/config/encryption.ts', () => {
     expect(loadCodecServerConfig({})).toEqual({ host: '127.0.0.1', port: 8888, corsOrigins: [], authToken: undefined });
     expect(
       loadCodecServerConfig({

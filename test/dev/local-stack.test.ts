@@ -78,7 +78,7 @@ describe('npm run demo', () => {
 
   it('removes the video it wrote and its temporary folder', async () => {
     const dir = mkdtempSync(join(tmp, 'demo-'));
-    const demo = startEntry(['src/demo.ts'], { ...cleanEnv(), TMPDIR: dir });
+    const demo = startEntry(['src/dev/demo.ts'], { ...cleanEnv(), TMPDIR: dir });
     expect(await demo.exited, demo.stderr).toBe(0);
     const stored = storedPath(demo.stdout);
     expect(stored?.startsWith(dir)).toBe(true);
@@ -88,7 +88,7 @@ describe('npm run demo', () => {
 
   it('--keep: keeps the stack up for the Web UI until SIGINT, then exits 0 and keeps the video', async () => {
     const dir = mkdtempSync(join(tmp, 'demo-keep-'));
-    const demo = startEntry(['src/demo.ts', '--keep'], { ...cleanEnv(), TMPDIR: dir });
+    const demo = startEntry(['src/dev/demo.ts', '--keep'], { ...cleanEnv(), TMPDIR: dir });
     try {
       await demo.waitFor('Ctrl-C stops it');
       const ui = /^Temporal Web UI: (http:\S+)/m.exec(demo.stdout)?.[1];

@@ -24,9 +24,9 @@ import { GATEWAY_ENDPOINT_NAMES, GATEWAY_ENDPOINTS } from '../../src/model/video
 import {
   generateAndPollProgressQuery,
   type GenerateAndPollResult,
-} from '../../src/workflows/generate-and-poll-definitions.js';
+} from '../../src/job/generate-and-poll-definitions.js';
 import { MAX_AMBIGUOUS_SUBMITS } from '../../src/workflows/ambiguity.js';
-import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
+import type { GenerateAndPollInput } from '../../src/job/generate-and-poll-input.js';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
 import {
   assertNoSecretsInHistories,

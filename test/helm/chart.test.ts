@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contractSearchAttributes, registeredSearchAttributes } from '../support/search-attribute-script.js';
-import { WORKER_MEMORY, cacheSizeForBudget } from '../../src/worker-cache.js';
+import { WORKER_MEMORY, cacheSizeForBudget } from '../../src/config/worker-cache.js';
 import {
   CEL_RULES,
   CHART,
@@ -287,7 +287,7 @@ describe('the worker and the receiver', () => {
     expect(idle).toBeLessThan(WORKER_MEMORY.budgetMiB);
     expect(Number(envOf(worker).WORKER_MEMORY_BUDGET_MIB)).toBe(WORKER_MEMORY.budgetMiB);
     expect(read('Dockerfile')).toContain('CMD ["node", "--max-old-space-size=256", "dist/worker.js"]');
-    // A 1 GiB limit (production values) holds a larger cache: what src/worker-cache.ts makes of the budget.
+    // A 1 GiB limit (production values) holds a larger cache: what src/config/worker-cache.ts makes of the budget.
     const big = containerOf(workerPods(objectsOf('production')).template, 'worker');
     expect(cacheSizeForBudget(Number(envOf(big).WORKER_MEMORY_BUDGET_MIB))).toBeGreaterThan(
       cacheSizeForBudget(WORKER_MEMORY.budgetMiB),

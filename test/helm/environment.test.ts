@@ -1,31 +1,25 @@
 // The chart's environment against the configuration contract, as test/compose.test.ts holds compose to it:
 // every variable of the README's configuration table reaches the processes that read it (and only those),
 // each is set by the values, the chart or a Secret, every other variable the chart sets is documented, and
-// what each container gets is accepted by the loaders of src/config*.ts, with the values' settings.
+// what each container gets is accepted by the loaders of src/config/*.ts, with the values' settings.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callbackConfigSchema, loadCallbackConfig } from '../../src/config-callbacks.js';
+import { callbackConfigSchema, loadCallbackConfig } from '../../src/config/callbacks.js';
 import {
   codecServerConfigSchema,
   encryptionConfigSchema,
   loadCodecServerConfig,
   loadEncryptionConfig,
-} from '../../src/config-encryption.js';
-import {
-  loadServicesConfig,
-  loadTemporalConfig,
-  loadWorkerTuning,
-  servicesConfigSchema,
-  temporalConfigSchema,
-  workerDeploymentSchema,
-  workerTuningSchema,
-} from '../../src/config.js';
-import { loadNotifyConfig, notifyConfigSchema } from '../../src/config-notify.js';
-import { admissionConfigSchema, loadAdmissionConfig } from '../../src/config-admission.js';
+} from '../../src/config/encryption.js';
+import { loadServicesConfig, servicesConfigSchema } from '../../src/config/services.js';
+import { loadTemporalConfig, temporalConfigSchema } from '../../src/config/temporal.js';
+import { loadWorkerTuning, workerDeploymentSchema, workerTuningSchema } from '../../src/config/worker.js';
+import { loadNotifyConfig, notifyConfigSchema } from '../../src/config/notify.js';
+import { admissionConfigSchema, loadAdmissionConfig } from '../../src/config/admission.js';
 import { loadDrainDelayMs, loadObservabilitySettings } from '../../src/observability/settings.js';
 import { loadWorkerDeployment } from '../../src/temporal/worker-deployment.js';
-import { workerCacheSize } from '../../src/worker-cache.js';
+import { workerCacheSize } from '../../src/config/worker-cache.js';
 import { assertServiceSettings } from '../../src/worker.js';
 import { objectKeys, readmeTableVariables, tableVariables } from '../support/config-table.js';
 import {
@@ -199,7 +193,7 @@ describe("the chart's environment and the README's configuration table", () => {
   });
 });
 
-describe('what the processes make of it (src/config*.ts)', () => {
+describe('what the processes make of it (src/config/*.ts)', () => {
   it('starts the worker with the values’ settings and the design defaults', () => {
     for (const name of rendered.keys()) {
       const { worker } = envs(name);

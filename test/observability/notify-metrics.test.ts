@@ -8,7 +8,7 @@ import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { newNotifySecret } from '../../src/index.js';
 import { startSandbox, startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import type { Sandbox } from 'temporal-review-video-sandbox';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { NOTIFICATION_METRIC_NAMES } from '../../src/workflows/notification.js';
 import { imageJob } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { contractJsonSchemas } from '../../src/json-schemas.js';
+import { contractJsonSchemas } from '../../src/job/json-schemas.js';
 import { isExternal, linksOf } from '../support/markdown-links.js';
 import { testClient } from '../support/temporal.js';
 

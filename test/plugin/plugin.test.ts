@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReviewClient, VideoClient } from '../../src/activities/index.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config/env.js';
 import { REVIEW_VIDEO_PLUGIN_NAME, ReviewVideoPlugin } from '../../src/plugin.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { reachableFrom } from '../support/import-graph.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPayloadKey } from '../../src/codec/keys.js';
-import { DEFAULT_TASK_QUEUE } from '../../src/config.js';
+import { DEFAULT_TASK_QUEUE } from '../../src/config/temporal.js';
 import { imageJob, workflowBundle } from '../support/stack.js';
 import { startCallerStack, type CallerStack } from './caller-stack.js';
 

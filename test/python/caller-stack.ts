@@ -57,7 +57,7 @@ export async function startCallerStack(
     receiver = await startCallbackServer({ client: receiverClient.client, secret, host: '127.0.0.1', port: 0 });
     const worker = await startWorkerProcess({
       ...temporalEnv,
-      // Blank is unset (src/config.ts): the worker's own default, whatever the test's environment holds.
+      // Blank is unset (src/config/env.ts): the worker's own default, whatever the test's environment holds.
       TEMPORAL_TASK_QUEUE: '',
       ...sandboxServiceEnv(sandbox),
       HTTP_TIMEOUT_MS: '5000',

@@ -1,7 +1,7 @@
 // The two clients cannot be built from each other's config: the constructor types refuse it (checked by
 // `tsc --noEmit`, which covers this file) and a guard refuses it at run time for untyped callers.
 import { describe, expect, it } from 'vitest';
-import type { ReviewServiceConfig, VideoServiceConfig } from '../../src/config.js';
+import type { ReviewServiceConfig, VideoServiceConfig } from '../../src/config/types.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import { REVIEW_TOKEN, reviewConfig, VIDEO_KEY, videoConfig } from '../support/service-configs.js';

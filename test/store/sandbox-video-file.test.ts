@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { videoBlock } from '../../packages/sandbox/src/video-file.js';
 import { parseVideoStore } from '../../src/store/config.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config/env.js';
 import { withSandbox } from '../support/sandbox.js';
 
 const BYTES = 200_000;

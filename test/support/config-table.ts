@@ -1,5 +1,5 @@
 // The configuration contract as the tests read it: the variables of the README's "Configuration" table (or
-// of another page's table of variables), and the variables a zod schema of src/config*.ts reads. Shared by the checks of docker-compose.yml
+// of another page's table of variables), and the variables a zod schema of src/config/*.ts reads. Shared by the checks of docker-compose.yml
 // (test/compose.test.ts) and of the Helm chart (test/helm/).
 
 /** The keys of a zod object schema, also when wrapped (refinements, pipes, effects). */

@@ -1,6 +1,7 @@
 // The import graph of the package's sources, read with TypeScript's own parser: which module each module
 // imports at run time (type-only imports are erased by the compiler and do not count), and, for the rules
-// about which side may know which (`allImportsOf`), every module it names, types included.
+// about which side may know which (`allImportsOf`) and for import cycles, every module it names, types
+// included.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -121,9 +122,14 @@ export function sourceFiles(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** Import cycles among the given files (each as the list of modules around it). */
+/**
+ * Import cycles among the given files (each as the list of modules around it), type imports included: a
+ * circle of types is as much a knot in who knows whom as one of values, though the compiler erases it.
+ */
 export function cyclesAmong(files: string[], root: string): string[][] {
-  const graph = new Map(files.map((f) => [relative(root, f), importsOf(f).local.map((l) => relative(root, l))]));
+  const graph = new Map(
+    files.map((f) => [relative(root, f), importsOf(f, { types: true }).local.map((l) => relative(root, l))]),
+  );
   const cycles: string[][] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];

@@ -1,5 +1,5 @@
 // Client configs for the tests. The secrets are recognisable so that a test can search every error for them.
-import type { ReviewServiceConfig, VideoServiceConfig } from '../../src/config.js';
+import type { ReviewServiceConfig, VideoServiceConfig } from '../../src/config/types.js';
 
 export const VIDEO_KEY = 'sk-VIDEO-SECRET-3f9a1c77d2';
 export const REVIEW_TOKEN = 'tok-REVIEW-SECRET-8b2e40aa19';

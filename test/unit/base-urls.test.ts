@@ -1,7 +1,7 @@
-// The two services' base addresses compared as the clients use them (src/services/base-urls.ts): the
+// The two services' base addresses compared as the clients use them (src/config/base-urls.ts): the
 // WHATWG URL's origin and its path prefix, so spellings of one address are one address.
 import { describe, expect, it } from 'vitest';
-import { mixedBaseUrlsProblem, normalizeBaseUrl } from '../../src/services/base-urls.js';
+import { mixedBaseUrlsProblem, normalizeBaseUrl } from '../../src/config/base-urls.js';
 
 const video = (url: string) => ({ field: 'video.baseUrl', url });
 const review = (url: string) => ({ field: 'review.baseUrl', url });

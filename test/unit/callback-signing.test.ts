@@ -1,5 +1,5 @@
 // Callback URLs: bound to one run and an expiry, signed by the first key, verified by every key
-// (src/callback-signing.ts), and CALLBACK_SECRET read as a list of keys (src/config.ts).
+// (src/callback-signing.ts), and CALLBACK_SECRET read as a list of keys (src/config/callbacks.ts).
 import { describe, expect, it } from 'vitest';
 import {
   buildCallbackUrl,
@@ -9,8 +9,8 @@ import {
   verifyCallbackUrl,
   type CallbackTarget,
 } from '../../src/callback-signing.js';
-import { loadCallbackConfig } from '../../src/config-callbacks.js';
-import { ConfigError } from '../../src/config.js';
+import { loadCallbackConfig } from '../../src/config/callbacks.js';
+import { ConfigError } from '../../src/config/env.js';
 
 const A = 'key-a-0123456789abcdef';
 const B = 'key-b-0123456789abcdef';

@@ -3,7 +3,7 @@
 // it. Used by python-caller-docs.test.ts and go-caller-docs.test.ts.
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { TEMPORAL_DEFAULTS } from '../../src/config.js';
+import { TEMPORAL_DEFAULTS } from '../../src/config/temporal.js';
 
 export const readRepoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 

@@ -1,8 +1,8 @@
-// The provider-quota variables (src/config-admission.ts): unset is no limit; a bad value is a
+// The provider-quota variables (src/config/admission.ts): unset is no limit; a bad value is a
 // ConfigError naming the variable and the rule, never the value.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
-import { loadAdmissionConfig, parseModelLimits } from '../../src/config-admission.js';
+import { ConfigError } from '../../src/config/env.js';
+import { loadAdmissionConfig, parseModelLimits } from '../../src/config/admission.js';
 
 const base = { video: 'https://Video.Example.com:8443/api', review: 'https://review.example.com' };
 

@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { InvalidJobInputError } from '../../src/client/errors.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
-import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../../src/job/input.js';
 
 const content = [
   { type: 'text' as const, text: 'A dog runs on the beach' },

@@ -1,10 +1,10 @@
 // Notification signatures (src/notify/signing.ts) against the official Standard Webhooks library
 // (`standardwebhooks`, a verifier we did not write): what we sign, it accepts; what it signs, we accept;
-// a tampered body, an old timestamp and a wrong secret are refused by both. And NOTIFY_* (src/config-notify.ts).
+// a tampered body, an old timestamp and a wrong secret are refused by both. And NOTIFY_* (src/config/notify.ts).
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { loadNotifyConfig } from '../../src/config-notify.js';
-import { ConfigError } from '../../src/config.js';
+import { loadNotifyConfig } from '../../src/config/notify.js';
+import { ConfigError } from '../../src/config/env.js';
 import {
   newNotifySecret,
   NotificationVerificationError,

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ReviewTaskSummary } from '../../src/contract/index.js';
 import { normalizeReviewTask } from '../../src/model/review/schemas.js';
-import { holdsExactly, ReviewItemsRejected, verdict } from '../../src/workflows/review-verdict.js';
+import { holdsExactly, ReviewItemsRejected, verdict } from '../../src/workflows/review-stage.js';
 
 const A = 'https://cdn.example.com/a.jpg';
 const B = 'https://cdn.example.com/b.jpg';

@@ -2,7 +2,7 @@
 // named (ambiguous submits, orphans), and the progress it owns. Milliseconds; no server.
 import { describe, expect, it, vi } from 'vitest';
 import type { ReviewTaskSummary } from '../../src/contract/index.js';
-import { validateReviewThenGenerateInput, type ReviewThenGenerateJob } from '../../src/workflows/input.js';
+import { validateReviewThenGenerateInput, type ReviewThenGenerateJob } from '../../src/job/input.js';
 import type { RunActivities } from '../../src/workflows/run-activities.js';
 import { RemoteTask } from '../../src/workflows/remote-task.js';
 import { reviewTaskRules } from '../../src/workflows/review-stage.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdmissionAsk, QuotaAnswer, QuotaWait } from '../../src/contract/index.js';
 import { RemoteTask } from '../../src/workflows/remote-task.js';
 import { videoTaskRules } from '../../src/workflows/generation-stage.js';
-import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { validateReviewThenGenerateInput } from '../../src/job/input.js';
 import { submitAtMostOnce, type SubmitQuota } from '../../src/workflows/submit-once.js';
 
 const T0 = Date.UTC(2026, 10, 26, 12, 0, 0);

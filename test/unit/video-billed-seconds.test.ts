@@ -5,7 +5,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { videoSlotFor } from '../../src/activities/admission-limits.js';
-import type { VideoAdmissionSettings } from '../../src/config-admission.js';
+import type { VideoAdmissionSettings } from '../../src/config/admission.js';
 import { billedSecondsOf } from '../../src/model/video/billed-seconds.js';
 
 const settings = (budgets: VideoAdmissionSettings['budgets']): VideoAdmissionSettings => ({

@@ -1,7 +1,7 @@
 // The sticky cache our worker runs with: what the memory budget holds beyond the idle worker, at the memory
 // per cached workflow the benchmark measured; an explicit WORKER_MAX_CACHED_WORKFLOWS wins.
 import { describe, expect, it } from 'vitest';
-import { cacheSizeForBudget, WORKER_MEMORY, workerCacheSize } from '../../src/worker-cache.js';
+import { cacheSizeForBudget, WORKER_MEMORY, workerCacheSize } from '../../src/config/worker-cache.js';
 
 describe('worker cache from a memory budget', () => {
   it('is floor((budget − baseline) / per cached workflow)', () => {

@@ -2,7 +2,7 @@
 // build id come together, PINNED is the default behaviour, and a half-set or unknown value is refused by
 // name before the worker connects.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/config/env.js';
 import {
   describeWorkerDeployment,
   loadWorkerDeployment,

@@ -3,7 +3,7 @@
 import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 
 let stack: Stack;
 withStack({}, (s) => (stack = s));

@@ -2,7 +2,7 @@
 // time-out each end with at most one video task in the sandbox; a second create only when the job
 // opted in (resubmitOnAmbiguity).
 import { describe, expect, it } from 'vitest';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 

@@ -2,7 +2,7 @@
 // exact call counts, query spacing, Retry-After and the 1 s / 2 s / 4 s network backoff.
 import { describe, expect, it } from 'vitest';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 
 let stack: Stack;
 withStack({}, (s) => (stack = s));

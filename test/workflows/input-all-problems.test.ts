@@ -2,8 +2,8 @@
 // callbacks, an unknown field) hides nothing in another, and the review URLs are checked even when the
 // task has problems. Pure: the same function runs in the workflow, the client helper and the batch.
 import { describe, expect, it } from 'vitest';
-import { parseBatchJob } from '../../src/workflows/batch-input.js';
-import { validateReviewThenGenerateInput } from '../../src/workflows/input.js';
+import { parseBatchJob } from '../../src/job/batch-input.js';
+import { validateReviewThenGenerateInput } from '../../src/job/input.js';
 
 const BASE64 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

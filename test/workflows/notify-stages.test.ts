@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifyActivities } from '../../src/activities/index.js';
 import { newNotifySecret, verifyNotification } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import type { ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
 import { imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';

@@ -3,7 +3,7 @@
 // cannot come; and an ambiguous submit or create, which no callback can confirm, fails SubmitUnconfirmed
 // at once unless the job opted in to resubmitting.
 import { describe, expect, it } from 'vitest';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 

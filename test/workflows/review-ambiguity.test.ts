@@ -4,7 +4,7 @@
 // resubmits only when the job opted in (resubmitOnAmbiguity).
 import { describe, expect, it } from 'vitest';
 import { auditRequestLog } from 'temporal-review-video-sandbox';
-import { progressQuery } from '../../src/workflows/definitions.js';
+import { progressQuery } from '../../src/job/definitions.js';
 import { failureOf } from '../support/failures.js';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 

@@ -1,4 +1,5 @@
-// How each gateway entry point names its states and ids (the sandbox's stand-ins for the vendors' shapes).
+// The gateway's kinds of task, and how each entry point names its states and ids (the sandbox's stand-ins
+// for the vendors' shapes). The task store (gateway-tasks.ts) builds on this list; it names nothing of it.
 import { randomHex } from './context.js';
 
 /** The gateway entry points' task families: each names its states and ids its own way. */

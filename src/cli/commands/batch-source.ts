@@ -1,7 +1,7 @@
 // Where a batch's jobs come from on the command line: a JSON Lines file (passed by absolute path: the
 // worker reads it) or a JSON array given inline or in a file.
 import { resolve } from 'node:path';
-import type { ReviewThenGenerateBatchInput } from '../../workflows/batch-input.js';
+import type { ReviewThenGenerateBatchInput } from '../../job/batch-input.js';
 import { positiveInt, readJson, usage } from '../io.js';
 
 export const BATCH_SOURCE_OPTIONS = {

@@ -1,9 +1,9 @@
 // `review-video batch`: starts a ReviewThenGenerateBatch and follows it (a bar on a terminal, plain lines
 // otherwise, both on stderr), then prints the summary; exit 1 when any job did not succeed.
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_TASK_QUEUE } from '../../config.js';
+import { DEFAULT_TASK_QUEUE } from '../../config/temporal.js';
 import { startReviewThenGenerateBatch } from '../../client/batch.js';
-import type { BatchSummary } from '../../workflows/batch-input.js';
+import type { BatchSummary } from '../../job/batch-input.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, positiveInt } from '../io.js';
 import { progressReporter } from '../progress.js';

@@ -1,6 +1,6 @@
 // `review-video schedule create|list|delete`: batches started by a Temporal Schedule on a cron expression
 // or an interval; a firing while the previous batch still runs is skipped (never two at once).
-import { DEFAULT_TASK_QUEUE } from '../../config.js';
+import { DEFAULT_TASK_QUEUE } from '../../config/temporal.js';
 import { createBatchSchedule, deleteBatchSchedule, listBatchSchedules } from '../../client/schedule.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, usage } from '../io.js';

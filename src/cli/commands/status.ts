@@ -3,8 +3,8 @@
 import type { Client } from '@temporalio/client';
 import { describeRun } from '../../client/describe.js';
 import { admissionGateId, slotPositionQuery } from '../../contract/admission.js';
-import { BATCH_WORKFLOW_TYPE, batchProgressQuery, type BatchProgress } from '../../workflows/batch-input.js';
-import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../../workflows/definitions.js';
+import { BATCH_WORKFLOW_TYPE, batchProgressQuery, type BatchProgress } from '../../job/batch-input.js';
+import { progressQuery, type Progress, type ReviewThenGenerateResult } from '../../job/definitions.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, plainMarkdown, usage } from '../io.js';
 import { progressText } from '../progress.js';

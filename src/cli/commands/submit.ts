@@ -2,9 +2,9 @@
 // existing run), optionally waiting for its result.
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { DEFAULT_TASK_QUEUE } from '../../config.js';
+import { DEFAULT_TASK_QUEUE } from '../../config/temporal.js';
 import { startReviewThenGenerate } from '../../client/start.js';
-import type { ReviewThenGenerateInput } from '../../workflows/input.js';
+import type { ReviewThenGenerateInput } from '../../job/input.js';
 import { ExitCode } from '../exit-codes.js';
 import { parse, readJson, usage } from '../io.js';
 import { whereTheVideoIs } from '../result-text.js';

@@ -1,6 +1,6 @@
 // Client of the asset review service ({identity_url}). Every call carries X-Access-Token and a fresh
 // X-Track-Id; a bearer token is never sent here.
-import type { ReviewServiceConfig } from '../../config.js';
+import type { ReviewServiceConfig } from '../../config/types.js';
 import { httpStatusError, malformedResponseError, type CallContext } from '../classify.js';
 import { assertServiceConfig } from '../config-guard.js';
 import { RequestValidationError } from '../../model/validation.js';

@@ -1,7 +1,7 @@
 // Client of the video generation service ({base_url}). Bearer authentication only: the review service's
 // headers are never sent here. Every entry point goes through `request`, so endpoints added later share
 // the auth, deadline and error handling.
-import type { VideoServiceConfig } from '../../config.js';
+import type { VideoServiceConfig } from '../../config/types.js';
 import { malformedResponseError } from '../classify.js';
 import { assertServiceConfig } from '../config-guard.js';
 import { RequestValidationError } from '../../model/validation.js';

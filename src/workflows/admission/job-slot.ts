@@ -13,7 +13,7 @@ import {
   type HeldSlotRef,
   type QuotaWait,
 } from '../../contract/index.js';
-import type { ReviewThenGenerateJob } from '../input.js';
+import type { ReviewThenGenerateJob } from '../../job/input.js';
 import { countQuotaRefusal, recordAdmissionWait } from '../job-metrics.js';
 import { DEFAULT_FAIRNESS_KEY } from '../../model/priority.js';
 import { releaseSlot } from './requester.js';

@@ -3,8 +3,8 @@
 // has closed; the recorder checks how it ended against the path's `ends`.
 import type { WorkflowHandle } from '@temporalio/client';
 import { startReviewThenGenerate } from '../../../src/client/start.js';
-import { progressQuery } from '../../../src/workflows/definitions.js';
-import type { ReviewThenGenerateInput, Timing } from '../../../src/workflows/input.js';
+import { progressQuery } from '../../../src/job/definitions.js';
+import type { ReviewThenGenerateInput, Timing } from '../../../src/job/input.js';
 import type { GoldenPathName } from '../paths.js';
 import {
   GOLDEN_BUDGET_TENANT,

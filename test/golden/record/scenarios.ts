@@ -3,8 +3,8 @@
 // GenerateAndPoll on the unified video entry point, and a job with `notify` with its notification.
 import { startReviewThenGenerate } from '../../../src/client/start.js';
 import { notificationWorkflowId } from '../../../src/contract/notify.js';
-import type { ReviewThenGenerateBatchInput } from '../../../src/workflows/batch-input.js';
-import type { GenerateAndPollInput } from '../../../src/workflows/generate-and-poll-input.js';
+import type { ReviewThenGenerateBatchInput } from '../../../src/job/batch-input.js';
+import type { GenerateAndPollInput } from '../../../src/job/generate-and-poll-input.js';
 import { GOLDEN_PATH_NAMES, type GoldenPathName } from '../paths.js';
 import { JOB_DRIVERS } from './job-paths.js';
 import { closed, until, type GoldenStack, type RecordedRun } from './stack.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createActivities, createNotifyActivities } from '../../../src/activities/index.js';
-import type { AdmissionSettings } from '../../../src/config-admission.js';
+import type { AdmissionSettings } from '../../../src/config/admission.js';
 import { newNotifySecret } from '../../../src/index.js';
 import { startCallbackServer } from '../../../src/callbacks/server.js';
 import { startDevServer } from '../../../src/dev/temporal-dev-server.js';

@@ -113,7 +113,7 @@ app.kubernetes.io/part-of: temporal-review-video
 
 {{/*
 WORKER_MEMORY_BUDGET_MIB: the memory limit less the headroom. The idle worker holds about 300 MiB
-(src/worker-cache.ts refuses a budget under 332).
+(src/config/worker-cache.ts refuses a budget under 332).
 */}}
 {{- define "rv.workerMemoryBudgetMiB" -}}
 {{- $limit := (.Values.worker.resources.limits | default dict).memory }}

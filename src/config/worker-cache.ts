@@ -4,7 +4,8 @@
 // its history when its callback or poll wakes it. So the cache is what the budget holds beyond the idle worker:
 //   maxCachedWorkflows = floor((WORKER_MEMORY_BUDGET_MIB − baseline) / memory per cached workflow)
 // WORKER_MAX_CACHED_WORKFLOWS, when set, wins.
-import { ConfigError, parse, workerTuningSchema } from './config.js';
+import { ConfigError, parse } from './env.js';
+import { workerTuningSchema } from './worker.js';
 
 /**
  * Measured by `npm run bench`, scenario 6 (BENCHMARKS.md, "Worker memory with many jobs waiting";

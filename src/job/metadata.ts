@@ -2,8 +2,8 @@
 // static summary and markdown static details. Pure (no I/O, no clock): the client helper, the CLI and the
 // batch workflow (inside the deterministic sandbox) all build them the same way.
 // Never includes media URLs: they may be signed addresses whose query string is a credential.
-import { DEFAULT_FAIRNESS_KEY, type TaskQueuePriority } from './priority.js';
-import type { ReviewThenGenerateJob } from '../workflows/input.js';
+import { DEFAULT_FAIRNESS_KEY, type TaskQueuePriority } from '../model/priority.js';
+import type { ReviewThenGenerateJob } from './input.js';
 
 const PROMPT_EXCERPT = 60;
 const PROMPT_DETAILS = 300;

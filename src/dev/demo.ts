@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { startReviewThenGenerate } from './client/index.js';
-import { startLocalStack } from './dev/local-stack.js';
-import { stackAddresses, stackEnvLines } from './dev/stack-report.js';
-import { stopOnSignal } from './dev/stop-signal.js';
-import type { Progress } from './workflows/definitions.js';
-import type { ReviewThenGenerateInput } from './workflows/input.js';
+import { startReviewThenGenerate } from '../client/index.js';
+import { startLocalStack } from './local-stack.js';
+import { stackAddresses, stackEnvLines } from './stack-report.js';
+import { stopOnSignal } from './stop-signal.js';
+import type { Progress } from '../job/definitions.js';
+import type { ReviewThenGenerateInput } from '../job/input.js';
 
 const line = (p: Progress) =>
   [

@@ -1,4 +1,4 @@
-// The typed configuration that src/config.ts reads from the environment, and that the clients, the
+// The typed configuration that src/config/ reads from the environment, and that the clients, the
 // worker and the plugin take as explicit options.
 export type TemporalConfig = {
   address: string;

@@ -5,10 +5,10 @@
 // them and fails if the committed files differ.
 // Pure: no I/O here.
 import { z } from 'zod';
-import { FailureType } from './model/failure-types.js';
-import { failureDetailsSchemas, progressSchema, reviewThenGenerateResultSchema } from './model/job-schemas.js';
-import { notificationPayloadSchema, notificationProgressSchema } from './model/notify.js';
-import { reviewThenGenerateInputSchema } from './workflows/input-schema.js';
+import { FailureType } from '../model/failure-types.js';
+import { failureDetailsSchemas, progressSchema, reviewThenGenerateResultSchema } from '../model/job-schemas.js';
+import { notificationPayloadSchema, notificationProgressSchema } from '../model/notify.js';
+import { reviewThenGenerateInputSchema } from './input-schema.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,10 +1,11 @@
 // Payload encryption and the codec server, from the environment (docs/encryption.md): the variables and
-// their rules in src/config.ts's style; the keys themselves are parsed by src/codec/keys.ts.
+// their rules read as every other part's (env.ts); the keys themselves are parsed by src/codec/keys.ts.
 import { z } from 'zod';
-import { CODEC_SERVER_DEFAULTS, nonEmpty, parse, port } from './config.js';
-import type { CodecServerConfig, EncryptionConfig } from './config-types.js';
+import { nonEmpty, parse, port, type Env } from './env.js';
+import type { CodecServerConfig, EncryptionConfig } from './types.js';
 
-type Env = Record<string, string | undefined>;
+/** CODEC_HOST, CODEC_PORT: where `npm run codec-server` listens. */
+export const CODEC_SERVER_DEFAULTS = { host: '127.0.0.1', port: 8888 } as const;
 
 export const encryptionConfigSchema = z
   .object({

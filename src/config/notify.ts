@@ -1,14 +1,12 @@
-// The worker's notification variables (NOTIFY_*, issue 27, docs/webhooks.md), in src/config.ts's style:
+// The worker's notification variables (NOTIFY_*, issue 27, docs/webhooks.md), read through env.ts:
 // the default address of jobs that name none, the keys that sign (several during a rotation), and how long
 // a notification is retried. The address follows the callback address's rule: public unless
 // ALLOW_PRIVATE_URLS.
 import { z } from 'zod';
-import { allowPrivateUrls, ConfigError, parse } from './config.js';
-import { NOTIFY_WINDOW } from './model/notify.js';
-import { nonPublicUrlReason } from './model/url-rules.js';
-import { notifySecretList, notifySecretProblem } from './notify/signing.js';
-
-type Env = Record<string, string | undefined>;
+import { allowPrivateUrls, ConfigError, parse, type Env } from './env.js';
+import { NOTIFY_WINDOW } from '../model/notify.js';
+import { nonPublicUrlReason } from '../model/url-rules.js';
+import { notifySecretList, notifySecretProblem } from '../notify/signing.js';
 
 /** What the notify activities need: where, with which keys, for how long, and whether private hosts pass. */
 export interface NotifySettings {

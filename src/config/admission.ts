@@ -1,13 +1,11 @@
-// The worker's admission variables (issue 26, docs/operations.md "Provider quotas"), in src/config.ts's
-// style: how many video tasks the provider account may have in flight, in all and per model, and how many
+// The worker's admission variables (issue 26, docs/operations.md "Provider quotas"), read through
+// env.ts: how many video tasks the provider account may have in flight, in all and per model, and how many
 // creates it takes per minute; how many review tasks, and review submits per minute. Unset means no
 // limit: the create or submit is sent at once, as before. Where a limit applies, the create or submit
 // activity asks the key's AdmissionGate for a slot first (src/activities/admission.ts).
 import { z } from 'zod';
-import { ConfigError, nonEmpty, parse } from './config.js';
-import type { TenantBudget } from './contract/admission.js';
-
-type Env = Record<string, string | undefined>;
+import { ConfigError, nonEmpty, parse, type Env } from './env.js';
+import type { TenantBudget } from '../contract/admission.js';
 
 /** The video service's limits as this worker is configured; one gate per `key` enforces them for all workers. */
 export interface VideoAdmissionSettings {

@@ -1,11 +1,9 @@
-// The callback receiver's variables (CALLBACK_*), in src/config.ts's style: where the services reach it,
+// The callback receiver's variables (CALLBACK_*), read through env.ts: where the services reach it,
 // the keys that sign its URLs (several during a rotation), and where it listens.
 import { z } from 'zod';
-import { allowPrivateUrls, httpUrl, nonEmpty, parse, port } from './config.js';
-import type { CallbackConfig } from './config-types.js';
-import { hostOf, nonPublicHostReason } from './model/url-rules.js';
-
-type Env = Record<string, string | undefined>;
+import { allowPrivateUrls, httpUrl, nonEmpty, parse, port, type Env } from './env.js';
+import type { CallbackConfig } from './types.js';
+import { hostOf, nonPublicHostReason } from '../model/url-rules.js';
 
 export const callbackConfigSchema = z
   .object({
