@@ -51,8 +51,15 @@ export interface ServerDeps {
   inspect: InspectHandler;
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Longer than any client's own idle time-out (undici's
+ * is 4 s), so the client, never the sandbox, closes it: a server that closes an idle socket while a client
+ * sends on it resets that request (ECONNRESET), which a real API behind a load balancer does not do.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 export function createServiceServer(handler: ServiceHandler, deps: ServerDeps): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     serve(handler, deps, req, res).catch((err: unknown) => {
       if (!res.headersSent && !res.destroyed) {
         write(
@@ -62,6 +69,8 @@ export function createServiceServer(handler: ServiceHandler, deps: ServerDeps): 
       }
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  return server;
 }
 
 export function listen(server: Server, host: string, port: number): Promise<number> {
