@@ -16,6 +16,7 @@ const unit = [
   'test/docs-links.test.ts',
   'test/cited-paths.test.ts',
   'test/docs-defaults.test.ts',
+  'test/docs-code-blocks.test.ts',
   'test/bench/cost-figures.test.ts',
   'test/bench/observability-cost.test.ts',
   'test/bench/readme-cost.test.ts',
