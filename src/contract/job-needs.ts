@@ -1,8 +1,10 @@
 // What a job needs from the worker that runs it, asked once at the job's start, before any call to the
-// services: a job the worker cannot finish is refused (InvalidInput naming the field and the worker's
-// setting) instead of failing after its video was paid for. One need per input field that depends on a
-// worker setting; a job that needs nothing asks nothing (no command).
+// services: a job the worker cannot finish is refused (InvalidInput naming every field and the worker's
+// setting it lacks) instead of failing after its video was paid for. One need per input field that depends
+// on a worker setting (store, notify, the length a daily budget in seconds charges), all in one activity; a
+// job that needs nothing asks nothing (no command).
 import type { ValidationIssue } from '../model/validation.js';
+import type { NotifyTarget, NotifyTargetInput } from './notify.js';
 
 /** The worker settings a job depends on, by the input field that asks for them. */
 export interface JobNeeds {
@@ -13,9 +15,16 @@ export interface JobNeeds {
    * have no daily budget in seconds on this worker (VIDEO_DAILY_SECONDS_BY_TENANT).
    */
   unsaidLength?: { tenant: string };
+  /**
+   * `notify`: where its notifications go under this worker's rules (its `notify.url`, public unless
+   * ALLOW_PRIVATE_URLS; else the worker's NOTIFY_URL) and a NOTIFY_SECRET to sign them.
+   */
+  notify?: NotifyTargetInput;
 }
 
-export type JobNeedsAnswer = { ok: true } | { ok: false; problems: ValidationIssue[] };
+/** Every need met (with where the job's notifications go, when it asked), or every one this worker lacks. */
+export type JobNeedsAnswer =
+  { ok: true; notify?: Omit<NotifyTarget, 'events'> } | { ok: false; problems: ValidationIssue[] };
 
 export interface JobNeedsActivities {
   /** Answers from the worker's own settings; calls nothing. */

@@ -39,8 +39,8 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   // Answered from the start: the checks below wait for the worker, and a caller may ask meanwhile.
   setHandler(progressQuery, () => (notifier ? notifier.progress(run.progress) : run.progress));
   // Everything the job needs from this worker, before any call: nothing is paid for that it cannot finish.
-  await checkJobNeeds(job);
-  const notify = (notifier = await JobNotifier.forJob(job));
+  const met = await checkJobNeeds(job);
+  const notify = (notifier = JobNotifier.forJob(job, met.notify));
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
 
