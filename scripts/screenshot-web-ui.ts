@@ -1,27 +1,18 @@
 // Screenshots of the Temporal Web UI for docs/web-ui.md (docs/images/): the workflow list and one workflow
-// page, showing each run's summary and stage. Starts its own dev server (with the UI), the sandbox, the
-// callback receiver and a worker; runs a few jobs (one held in "generating", one rejected, a small batch);
+// page, showing each run's summary and stage. Starts the local stack of `npm run dev` (dev server with the
+// UI and our search attributes, sandbox, callback receiver, worker) on free ports; runs a few jobs (one held in "generating", one rejected, a small batch);
 // then photographs the UI with Debian's headless Chromium (driven by playwright-core, scripts/chromium.ts)
 // and stops everything.
 // Usage: npx tsx scripts/screenshot-web-ui.ts [output-dir]   (default docs/images; needs /usr/bin/chromium or CHROMIUM=path)
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../src/activities/index.js';
-import { startCallbackServer } from '../src/callbacks/server.js';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startReviewThenGenerate, startReviewThenGenerateBatch, type ReviewJobHandle } from '../src/client/index.js';
-import { startDevServer } from '../src/dev/temporal-dev-server.js';
-import { startSandbox } from '../src/sandbox/index.js';
-import { ReviewClient } from '../src/services/review/client.js';
-import { VideoClient } from '../src/services/video/client.js';
+import { startLocalStack } from '../src/dev/local-stack.js';
 import type { ReviewThenGenerateInput } from '../src/workflows/input.js';
-import { workflowsPath } from '../src/workflows-path.js';
 import { openChromium, requireChromium } from './chromium.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs/images');
-const taskQueue = 'video-generation';
 
 function job(model: string, prompt: string, image: string): ReviewThenGenerateInput {
   return {
@@ -50,31 +41,9 @@ async function main() {
   requireChromium('screenshot-web-ui');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(outDir, { recursive: true });
-  const server = await startDevServer({ ui: true });
-  const sandbox = await startSandbox({ reviewDurationMs: 500, videoDurationMs: 1_500 });
-  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
-  const secret = randomBytes(32).toString('base64url');
-  const receiver = await startCallbackServer({ client, secret, port: 0 });
-  const video = new VideoClient({
-    baseUrl: sandbox.videoBaseUrl,
-    apiKey: sandbox.apiKey,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
-    timeoutMs: 10_000,
-  });
-  const review = new ReviewClient({
-    baseUrl: sandbox.reviewBaseUrl,
-    accessToken: sandbox.accessToken,
-    timeoutMs: 10_000,
-  });
-  const worker = await Worker.create({
-    connection: server.env.nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    workflowsPath,
-    activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
-  });
-  const running = worker.run();
+  // The stack of `npm run dev` (src/dev/local-stack.ts): the release's own worker, sandbox and receiver.
+  const stack = await startLocalStack({ sandbox: { reviewDurationMs: 500, videoDurationMs: 1_500 } });
+  const { client, sandbox, server, taskQueue } = stack;
   try {
     // One job stays in "generating" (a 10-minute video), one is rejected by the review, others finish.
     sandbox.setVideoOutcome({ promptIncludes: 'time-lapse' }, 'succeeded', 600_000);
@@ -173,12 +142,7 @@ async function main() {
     await generating.cancel();
     await generating.result().catch(() => undefined);
   } finally {
-    worker.shutdown();
-    await running;
-    await receiver.close();
-    await Promise.allSettled([video.close(), review.close()]);
-    await sandbox.close();
-    await server.teardown();
+    await stack.stop();
   }
 }
 
