@@ -16,6 +16,7 @@ const unit = [
   'test/docs-links.test.ts',
   'test/cited-paths.test.ts',
   'test/docs-defaults.test.ts',
+  'test/docs-code-blocks.test.ts',
   'bench/test/cost-figures.test.ts',
   'bench/test/observability-cost.test.ts',
   'bench/test/readme-cost.test.ts',

@@ -1,7 +1,8 @@
 // The screenshot of docs/encryption.md: a run whose every payload is encrypted, shown decoded by the Web UI
 // through our codec server, and the same page once the codec server is gone (ciphertext only). Starts its
 // own dev server (UI pointed at the codec server with --ui-codec-endpoint, as the demo does), the sandbox,
-// the callback receiver and a worker with a throw-away key; photographs the UI with Debian's headless Chromium.
+// the callback receiver and a worker with a throw-away key; photographs the UI with Debian's headless Chromium
+// (scripts/chromium.ts).
 // Usage: npx tsx scripts/screenshot-encryption.ts [output-dir]   (default docs/images; CHROMIUM=path)
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
@@ -16,13 +17,14 @@ import { startCodecServer } from '../src/codec/server.js';
 import { freePort, startDevServer } from '../src/dev/temporal-dev-server.js';
 import { ReviewVideoPlugin } from '../src/plugin.js';
 import { startSandbox } from 'temporal-review-video-sandbox';
-import { openChromium } from './screenshot-web-ui.js';
+import { openChromium, requireChromium } from './chromium.js';
 
 const outDir = resolve(process.argv[2] ?? 'docs/images');
 const taskQueue = 'video-generation';
 const PROMPT = 'A golden retriever runs along the beach at sunset, slow motion';
 
 async function main() {
+  requireChromium('screenshot-encryption');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(outDir, { recursive: true });
   const dataConverter = encryptionDataConverter(parsePayloadKeys(`demo-2026-11:${newPayloadKey()}`));

@@ -1,30 +1,18 @@
 // Screenshots of the Temporal Web UI for docs/web-ui.md (docs/images/): the workflow list and one workflow
-// page, showing each run's summary and stage. Starts its own dev server (with the UI), the sandbox, the
-// callback receiver and a worker; runs a few jobs (one held in "generating", one rejected, a small batch);
-// then photographs the UI with Debian's headless Chromium and stops everything.
+// page, showing each run's summary and stage. Starts the local stack of `npm run dev` (dev server with the
+// UI and our search attributes, sandbox, callback receiver, worker) on free ports; runs a few jobs (one held in "generating", one rejected, a small batch);
+// then photographs the UI with Debian's headless Chromium (driven by playwright-core, scripts/chromium.ts)
+// and stops everything.
 // Usage: npx tsx scripts/screenshot-web-ui.ts [output-dir]   (default docs/images; needs /usr/bin/chromium or CHROMIUM=path)
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from '@temporalio/client';
-import { WebSocket } from 'undici';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../src/activities/index.js';
-import { startCallbackServer } from '../src/callbacks/server.js';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startReviewThenGenerate, startReviewThenGenerateBatch, type ReviewJobHandle } from '../src/client/index.js';
-import { startDevServer } from '../src/dev/temporal-dev-server.js';
-import { isMainModule } from '../src/is-main.js';
-import { startSandbox } from 'temporal-review-video-sandbox';
-import { ReviewClient } from '../src/services/review/client.js';
-import { VideoClient } from '../src/services/video/client.js';
+import { startLocalStack } from '../src/dev/local-stack.js';
 import type { ReviewThenGenerateInput } from '../src/job/input.js';
-import { workflowsPath } from '../src/workflows-path.js';
+import { openChromium, requireChromium } from './chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const outDir = resolve(process.argv[2] ?? 'docs/images');
-const taskQueue = 'video-generation';
 
 function job(model: string, prompt: string, image: string): ReviewThenGenerateInput {
   return {
@@ -44,162 +32,18 @@ function job(model: string, prompt: string, image: string): ReviewThenGenerateIn
   };
 }
 
-/** Chromium's command line: headless, nothing fetched from outside, a throw-away profile. */
-function chromiumArgs(profile: string, size: { width: number; height: number }): string[] {
-  return [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--hide-scrollbars',
-    `--user-data-dir=${profile}`,
-    `--window-size=${size.width},${size.height}`,
-    '--remote-debugging-port=0',
-    'about:blank',
-  ];
-}
-
-/**
- * A headless Chromium driven over the DevTools protocol (undici's WebSocket): the Web UI is a JS app, so
- * each shot waits until the page shows the text it should, instead of guessing a delay.
- */
-export async function openChromium(size = { width: 1400, height: 900 }) {
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-  const proc = spawn(CHROMIUM, chromiumArgs(profile, size), { stdio: ['ignore', 'ignore', 'pipe'] });
-  const endpoint = await new Promise<string>((resolveUrl, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${text.slice(-500)}`)), 60_000);
-    proc.stderr.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /DevTools listening on (ws:\/\/[^\s]+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl(m[1]!);
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${text.slice(-500)}`)));
-  });
-  const { port } = new URL(endpoint);
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
-    type: string;
-    webSocketDebuggerUrl: string;
-  }>;
-  const page = targets.find((t) => t.type === 'page');
-  if (!page) throw new Error('chromium has no page target');
-  const ws = new WebSocket(page.webSocketDebuggerUrl);
-  await new Promise((r, j) => {
-    ws.addEventListener('open', r, { once: true });
-    ws.addEventListener('error', j, { once: true });
-  });
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  ws.addEventListener('message', (event) => {
-    const msg = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    const waiter = msg.id !== undefined ? pending.get(msg.id) : undefined;
-    if (!waiter) return;
-    pending.delete(msg.id!);
-    if (msg.error) waiter.reject(new Error(msg.error.message));
-    else waiter.resolve(msg.result);
-  });
-  const send = <T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}) =>
-    new Promise<T>((resolveCall, reject) => {
-      const id = ++nextId;
-      pending.set(id, { resolve: resolveCall as (v: unknown) => void, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  const evaluate = async <T>(expression: string): Promise<T> => {
-    const r = await send<{ result: { value: T } }>('Runtime.evaluate', { expression, returnByValue: true });
-    return r.result.value;
-  };
-  await send('Emulation.setDeviceMetricsOverride', {
-    width: size.width,
-    height: size.height,
-    deviceScaleFactor: 1,
-    mobile: false,
-  });
-  return {
-    async resize(width: number, height: number) {
-      await send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
-    },
-    async goto(url: string) {
-      await send('Page.navigate', { url });
-    },
-    evaluate,
-    /** Waits until every text is on the page (or fails naming what is missing), then lets it settle. */
-    async waitForText(texts: string[], timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        // Markdown (summary, details) is rendered in iframes: read those too where the browser lets us.
-        const body = await evaluate<string>(
-          `[document, ...[...document.querySelectorAll('iframe')].map((f) => { try { return f.contentDocument; } catch { return null; } })]
-             .map((d) => (d && d.body ? d.body.innerText : '')).join('\\n')`,
-        ).catch(() => '');
-        const missing = texts.filter((t) => !body.includes(t));
-        if (missing.length === 0) break;
-        if (Date.now() > deadline) throw new Error(`the page never showed: ${missing.join(', ')}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      await new Promise((r) => setTimeout(r, 1_000));
-    },
-    async screenshot(file: string) {
-      const { data } = await send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
-      writeFileSync(file, Buffer.from(data, 'base64'));
-    },
-    async close() {
-      const exited = proc.exitCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', r));
-      await send('Browser.close').catch(() => undefined);
-      ws.close();
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-    },
-  };
-}
-
 /** The UI keeps its list columns in localStorage: show our search attributes beside the defaults. */
 const LIST_COLUMNS = ['Status', 'Workflow ID', 'ReviewStage', 'VideoModel', 'VideoTaskId', 'BatchId', 'Type'].map(
   (label, i) => ({ label, pinned: i < 2 }),
 );
 
 async function main() {
-  if (!existsSync(CHROMIUM)) {
-    console.error(
-      `screenshot-web-ui: Chromium not found at ${CHROMIUM}. Install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM=/path/to/chromium.`,
-    );
-    process.exit(1);
-  }
+  requireChromium('screenshot-web-ui');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(outDir, { recursive: true });
-  const server = await startDevServer({ ui: true });
-  const sandbox = await startSandbox({ reviewDurationMs: 500, videoDurationMs: 1_500 });
-  const client = new Client({ connection: server.env.connection, namespace: server.namespace });
-  const secret = randomBytes(32).toString('base64url');
-  const receiver = await startCallbackServer({ client, secret, port: 0 });
-  const video = new VideoClient({
-    baseUrl: sandbox.videoBaseUrl,
-    apiKey: sandbox.apiKey,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
-    timeoutMs: 10_000,
-  });
-  const review = new ReviewClient({
-    baseUrl: sandbox.reviewBaseUrl,
-    accessToken: sandbox.accessToken,
-    timeoutMs: 10_000,
-  });
-  const worker = await Worker.create({
-    connection: server.env.nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    workflowsPath,
-    activities: createActivities({ video, review, callbacks: { publicUrl: receiver.url, secret } }),
-  });
-  const running = worker.run();
+  // The stack of `npm run dev` (src/dev/local-stack.ts): the release's own worker, sandbox and receiver.
+  const stack = await startLocalStack({ sandbox: { reviewDurationMs: 500, videoDurationMs: 1_500 } });
+  const { client, sandbox, server, taskQueue } = stack;
   try {
     // One job stays in "generating" (a 10-minute video), one is rejected by the review, others finish.
     sandbox.setVideoOutcome({ promptIncludes: 'time-lapse' }, 'succeeded', 600_000);
@@ -286,7 +130,7 @@ async function main() {
       ];
       for (const shot of shots) {
         const file = join(outDir, shot.file);
-        await browser.resize('width' in shot ? shot.width : 1400, 'height' in shot ? shot.height : 900);
+        await browser.resize(shot.width ?? 1400, shot.height ?? 900);
         await browser.goto(shot.url);
         await browser.waitForText(shot.expect);
         await browser.screenshot(file);
@@ -298,22 +142,14 @@ async function main() {
     await generating.cancel();
     await generating.result().catch(() => undefined);
   } finally {
-    worker.shutdown();
-    await running;
-    await receiver.close();
-    await Promise.allSettled([video.close(), review.close()]);
-    await sandbox.close();
-    await server.teardown();
+    await stack.stop();
   }
 }
 
-// Only as a script: scripts/screenshot-encryption.ts imports openChromium.
-if (isMainModule(import.meta.url)) {
-  main().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(`screenshot-web-ui failed: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`screenshot-web-ui failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -17,10 +17,8 @@ import {
   type ReviewClient,
   type VideoClient,
 } from './activities/index.js';
-import { createNotifyActivities } from './activities/notify.js';
 import type { AdmissionSettings } from './config/admission.js';
 import type { NotifySettings } from './config/notify.js';
-import type { NotifyActivities } from './contract/notify.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { mixedBaseUrlsProblem } from './config/base-urls.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
@@ -138,18 +136,16 @@ export class ReviewVideoPlugin extends SimplePlugin {
     await Promise.allSettled([...this.#owned].map((w) => this.#release(w)));
   }
 
-  #activitiesForNewWorker(): Activities & NotifyActivities {
+  #activitiesForNewWorker(): Activities {
     const o = this.#options;
     if ('clients' in o)
-      return {
-        ...createActivities({
-          video: o.clients.video,
-          review: o.clients.review,
-          callbacks: o.callbacks,
-          admission: o.admission,
-        }),
-        ...createNotifyActivities(o.notify),
-      };
+      return createActivities({
+        video: o.clients.video,
+        review: o.clients.review,
+        callbacks: o.callbacks,
+        admission: o.admission,
+        notify: o.notify,
+      });
     // Read once, here rather than in the constructor: a Client given the plugin needs no service settings.
     this.#settings ??=
       'services' in o

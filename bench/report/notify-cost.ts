@@ -13,14 +13,14 @@ notification) that it starts and leaves running. Counted from history as Tempora
 
 | | Billable actions | History events |
 |---|---:|---:|
-| The job: one activity at its start (asking its worker where notifications go) and one child workflow start | +2 | +11 |
+| The job: one activity at its start (the check of its needs, which also says where notifications go; a job with \`store\` asks it anyway) and one child workflow start | +2 | +11 |
 | Each notification's delivery workflow, delivered at the first attempt: its start and one activity attempt | 2 | 11 |
 | Each further attempt of a delivery (an error status, no answer, a worker killed mid-attempt) | +1 | +0 (history records only the last attempt, with its number) |
 
 A job notified of its outcome and delivered at once: 4 actions and 22 events more, in two histories. A job
 without \`notify\` costs exactly what it did; \`notify.events\` with \`stage\` adds a child start in the job
 and a delivery workflow for each working stage reached. Measured by ${TEST} ("${TEST_NAME}"), with
-\`costOf\`, the counter of section 4: it asserts the one \`rtgNotifyTarget\` activity and the one child start
+\`costOf\`, the counter of section 4: it asserts the one \`rtgCheckJobNeeds\` activity and the one child start
 in the job, a start and one activity attempt in the delivery, and prints the delivery's events and actions.
 `;
 }

@@ -32,8 +32,8 @@ export {
 } from './wiring.js';
 export { createGatewayActivities } from './gateway.js';
 export { createStoreActivities } from './store-video.js';
-// Outgoing webhooks (docs/webhooks.md): register these too when you build the activities yourself.
-export { createNotifyActivities, NOTIFY_METRIC_NAMES } from './notify.js';
+// Outgoing webhooks (docs/webhooks.md): createActivities builds them from its `notify` settings.
+export { NOTIFY_METRIC_NAMES } from './notify.js';
 export type {
   DeliveryInput,
   DeliveryResult,

@@ -1,14 +1,18 @@
 // rtgCheckJobNeeds: the worker's side of src/contract/job-needs.ts. Each need names the worker setting
-// that satisfies it; the answer lists every need this worker lacks, so one refusal names them all.
+// that satisfies it; the answer lists every need this worker lacks, so one refusal names them all, and
+// tells a job with `notify` where its notifications go.
 import type { AdmissionSettings } from '../config/admission.js';
+import type { NotifySettings } from '../config/notify.js';
 import { NEED_FIELDS, type JobNeeds, type JobNeedsActivities, type JobNeedsAnswer } from '../contract/job-needs.js';
 import type { ValidationIssue } from '../model/validation.js';
 import type { VideoStore } from '../store/types.js';
 import { unchargeableLength } from './admission-limits.js';
+import { notifyTarget } from './notify.js';
 
 export interface JobNeedsDependencies {
   store?: VideoStore | undefined;
   admission?: AdmissionSettings | undefined;
+  notify?: NotifySettings | undefined;
 }
 
 /** The worker setting each setting-backed need takes, and whether this worker has it. */
@@ -40,7 +44,10 @@ export function createJobNeedsActivities(deps: JobNeedsDependencies): JobNeedsAc
   return {
     async rtgCheckJobNeeds(needs: JobNeeds): Promise<JobNeedsAnswer> {
       const problems = missingSettings(needs, deps);
-      return problems.length === 0 ? { ok: true } : { ok: false, problems };
+      const notify = needs.notify && notifyTarget(needs.notify, deps.notify);
+      if (notify && !notify.ok) problems.push(notify.problem);
+      if (problems.length > 0) return { ok: false, problems };
+      return notify?.ok ? { ok: true, notify: notify.target } : { ok: true };
     },
   };
 }

@@ -1,6 +1,6 @@
-// The notify activities (issue 27, docs/webhooks.md): rtgNotifyTarget, which tells a run at its start
-// where its notifications go under this worker's rules, and rtgDeliverNotification, one signed POST per
-// attempt. Retries are the delivery workflow's RetryPolicy (src/workflows/notification.ts), bounded by
+// Outgoing webhooks (issue 27, docs/webhooks.md), the worker's side: notifyTarget, which tells a run at its
+// start where its notifications go under this worker's rules (asked by rtgCheckJobNeeds, job-needs.ts, with
+// the job's other needs), and rtgDeliverNotification, one signed POST per attempt. Retries are the delivery workflow's RetryPolicy (src/workflows/notification.ts), bounded by
 // its window: an attempt that fails throws, and Temporal schedules the next one with backoff.
 import { Context } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
@@ -63,35 +63,39 @@ const noSecret: NotifyTargetResult = {
   problem: { field: 'notify', rule: 'cannot be sent by this worker: it has no NOTIFY_SECRET to sign with' },
 };
 
-/** The activities on `settings`, read at each call (a test may change them between jobs). */
-export function createNotifyActivities(settings: NotifySettings = {}): NotifyActivities {
-  const current = () => ({
+/** `settings` as they are now (a test may change them between jobs). */
+function current(settings: NotifySettings) {
+  return {
     allow: settings.allowPrivateUrls === true,
     windowMs: settings.windowMs ?? NOTIFY_WINDOW.defaultMs,
     timeoutMs: settings.timeoutMs ?? NOTIFY_TIMEOUT_MS,
     secrets: settings.secrets && settings.secrets.length > 0 ? settings.secrets : undefined,
-  });
+  };
+}
 
+/** Where a job's notifications go under this worker's settings, or why its `notify` is refused (the field). */
+export function notifyTarget(input: NotifyTargetInput, settings: NotifySettings = {}): NotifyTargetResult {
+  const { allow, windowMs, secrets } = current(settings);
+  if (input.url === undefined) {
+    if (!settings.url)
+      return {
+        ok: false,
+        problem: { field: 'notify.url', rule: 'is required: this worker has no NOTIFY_URL to send to instead' },
+      };
+    if (!secrets) return noSecret;
+    return { ok: true, target: { source: 'worker', windowMs: input.windowMs ?? windowMs } };
+  }
+  const problem = urlProblem(input.url, allow);
+  if (problem) return { ok: false, problem: { field: 'notify.url', rule: `${input.url} ${problem}` } };
+  if (!secrets) return noSecret;
+  return { ok: true, target: { source: 'job', windowMs: input.windowMs ?? windowMs } };
+}
+
+/** The delivery activity on `settings`, read at each call (a test may change them between jobs). */
+export function createNotifyActivities(settings: NotifySettings = {}): NotifyActivities {
   return {
-    async rtgNotifyTarget(input: NotifyTargetInput): Promise<NotifyTargetResult> {
-      const { allow, windowMs, secrets } = current();
-      if (input.url === undefined) {
-        if (!settings.url)
-          return {
-            ok: false,
-            problem: { field: 'notify.url', rule: 'is required: this worker has no NOTIFY_URL to send to instead' },
-          };
-        if (!secrets) return noSecret;
-        return { ok: true, target: { source: 'worker', windowMs: input.windowMs ?? windowMs } };
-      }
-      const problem = urlProblem(input.url, allow);
-      if (problem) return { ok: false, problem: { field: 'notify.url', rule: `${input.url} ${problem}` } };
-      if (!secrets) return noSecret;
-      return { ok: true, target: { source: 'job', windowMs: input.windowMs ?? windowMs } };
-    },
-
     async rtgDeliverNotification(input: DeliveryInput): Promise<DeliveryResult> {
-      const { allow, timeoutMs, secrets } = current();
+      const { allow, timeoutMs, secrets } = current(settings);
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const event = input.payload.data.event;

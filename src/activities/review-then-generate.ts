@@ -21,6 +21,7 @@ import type {
   VideoTaskSummary,
 } from '../contract/index.js';
 import type { AdmissionSettings } from '../config/admission.js';
+import type { NotifySettings } from '../config/notify.js';
 import { sendWithinQuota } from './admission.js';
 import { reviewLimitsFor, videoSlotFor, type SlotWanted } from './admission-limits.js';
 import { createBatchActivities } from './batch.js';
@@ -28,6 +29,7 @@ import { redactCallbackUrls } from './redact-callback-urls.js';
 import { toApplicationFailure } from './service-failures.js';
 import { createGatewayActivities } from './gateway.js';
 import { createJobNeedsActivities } from './job-needs.js';
+import { createNotifyActivities } from './notify.js';
 import { createStoreActivities } from './store-video.js';
 import type { VideoStore } from '../store/types.js';
 import { createAtMostOnce, pollOnce } from './task-protocol.js';
@@ -48,6 +50,8 @@ export interface ActivityDependencies {
   store?: VideoStore | undefined;
   /** The provider's limits (VIDEO_MAX_TASKS_IN_FLIGHT...); none = every create is sent at once. */
   admission?: AdmissionSettings | undefined;
+  /** Outgoing webhooks (NOTIFY_URL, NOTIFY_SECRET...); none = jobs with `notify` are refused at their start. */
+  notify?: NotifySettings | undefined;
 }
 
 /**
@@ -119,6 +123,7 @@ export function createActivities(deps: ActivityDependencies): Activities {
     ...createGatewayActivities(deps),
     ...createStoreActivities(deps),
     ...createJobNeedsActivities(deps),
+    ...createNotifyActivities(deps.notify),
     async rtgSubmitReview(input: ReviewSubmitInput): Promise<ReviewSubmitOutcome> {
       return sendWithinQuota(reviewSlot(), input.admission, async () => {
         const body = reviewBody(input);

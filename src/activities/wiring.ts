@@ -12,8 +12,6 @@ import { createVideoStore, loadVideoStoreConfig } from '../store/index.js';
 import type { VideoStoreConfig } from '../config/types.js';
 import { VideoClient } from '../services/video/client.js';
 import type { Activities } from '../contract/index.js';
-import type { NotifyActivities } from '../contract/notify.js';
-import { createNotifyActivities } from './notify.js';
 import { createActivities, type CallbackSettings } from './review-then-generate.js';
 
 type Env = Record<string, string | undefined>;
@@ -47,7 +45,7 @@ export interface ServiceClients {
 /** The activities with the clients they were built on; `close()` once no worker runs them any more. */
 export interface ActivityWiring {
   /** Register these in `Worker.create({ activities: { ...activities, ...yourOwn } })`, or use the plugin. */
-  activities: Activities & NotifyActivities;
+  activities: Activities;
   clients: ServiceClients;
   callbacks: CallbackSettings | undefined;
   close(): Promise<void>;
@@ -110,16 +108,14 @@ export function createClients(config: ServicesConfig): ServiceClients {
 export function wireActivities(settings: ActivitySettings): ActivityWiring {
   const clients = createClients(settings.services);
   const store = settings.store ? createVideoStore(settings.store) : undefined;
-  const activities = {
-    ...createActivities({
-      video: clients.video,
-      review: clients.review,
-      callbacks: settings.callbacks,
-      store,
-      admission: settings.admission,
-    }),
-    ...createNotifyActivities(settings.notify),
-  };
+  const activities = createActivities({
+    video: clients.video,
+    review: clients.review,
+    callbacks: settings.callbacks,
+    store,
+    admission: settings.admission,
+    notify: settings.notify,
+  });
   const close = async () => {
     await Promise.allSettled([clients.close(), store?.close()]);
   };

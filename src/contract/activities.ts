@@ -22,6 +22,7 @@ import type {
   VideoCreateOutcome,
 } from './activity-io.js';
 import type { JobNeedsActivities } from './job-needs.js';
+import type { NotifyActivities } from './notify.js';
 import type { GatewayTaskSummary, ReviewTaskSummary, VideoTaskSummary } from './task-summaries.js';
 
 /** The review and video tasks of ReviewThenGenerate (native task API). */
@@ -68,4 +69,4 @@ export interface BatchActivities {
 
 /** Every activity of the package: what `createActivities` builds and a worker registers. */
 export interface Activities
-  extends TaskActivities, GatewayActivities, StoreActivities, BatchActivities, JobNeedsActivities {}
+  extends TaskActivities, GatewayActivities, StoreActivities, BatchActivities, JobNeedsActivities, NotifyActivities {}

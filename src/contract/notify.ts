@@ -1,5 +1,6 @@
 // The contract of a job's outgoing webhooks (issue 27, docs/webhooks.md) between the workflows and the
-// activities: the two notify activities, what they take and give, and the id of each delivery (its
+// activities: where a job's notifications go (asked at its start with its other needs, job-needs.ts), the
+// delivery activity, what they take and give, and the id of each delivery (its
 // workflow id, also its Standard Webhooks `webhook-id`). Pure: bundled into the workflow sandbox.
 import type { NotificationPayload, NotifyEvent } from '../model/notify.js';
 
@@ -11,7 +12,7 @@ export interface NotifyTarget {
   windowMs: number;
 }
 
-/** rtgNotifyTarget's input: the job's `notify.url` (absent: the worker's NOTIFY_URL) and `notify.windowMs`. */
+/** The job's notify need (JobNeeds.notify): its `notify.url` (absent: the worker's NOTIFY_URL) and `notify.windowMs`. */
 export interface NotifyTargetInput {
   url?: string | undefined;
   windowMs?: number | undefined;
@@ -37,8 +38,6 @@ export type DeliveryResult =
   { delivered: true; status: number; attempt: number } | { delivered: false; refused: string; attempt: number };
 
 export interface NotifyActivities {
-  /** Where this job's notifications go, checked against the worker's rules (at the job's start). */
-  rtgNotifyTarget(input: NotifyTargetInput): Promise<NotifyTargetResult>;
   /** One attempt of one signed POST; a failed attempt throws `attempt N: why`, and the retry policy retries. */
   rtgDeliverNotification(input: DeliveryInput): Promise<DeliveryResult>;
 }

@@ -1,33 +1,22 @@
 // A job's notifications (issue 27, docs/webhooks.md), from the job's side. Where they go is decided once,
-// at the start of a job with `notify`: it asks the worker (an activity), which refuses, before any
-// call, a URL that is not public unless the worker allows private addresses, a job that names no URL on a
-// worker without NOTIFY_URL, and any job when the worker cannot sign. Each notification is then a child
+// at the start of a job with `notify`: the worker says so with the job's other needs (job-needs.ts), and
+// refuses, before any call, a URL that is not public unless the worker allows private addresses, a job
+// that names no URL on a worker without NOTIFY_URL, and any job when the worker cannot sign. Each notification is then a child
 // workflow (notification.ts), started with ParentClosePolicy ABANDON under an id made of the job's workflow
 // id, first run id and event (for a stage, the stage and how many times the run reached it): Temporal
 // refuses a second one, and the job waits only for the child to start, never for the delivery. A job
 // without `notify` adds no command at all.
 import {
-  ActivityFailure,
   CancellationScope,
   condition,
   getCurrentDetails,
   ParentClosePolicy,
-  proxyActivities,
   setCurrentDetails,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { invalidRunInput } from '../contract/index.js';
-import {
-  NOTIFICATION_WORKFLOW_TYPE,
-  notificationWorkflowId,
-  type NotifyActivities,
-  type NotifyTarget,
-  type NotifyTargetInput,
-  type NotifyTargetResult,
-} from '../contract/notify.js';
+import { NOTIFICATION_WORKFLOW_TYPE, notificationWorkflowId, type NotifyTarget } from '../contract/notify.js';
 import type { JobNotification, NotifyEvent } from '../model/notify.js';
-import { formatIssues } from '../model/validation.js';
 import type { Progress, Stage } from '../job/definitions.js';
 import type { ReviewThenGenerateJob } from '../job/input.js';
 import type { NotificationInput } from './notification.js';
@@ -37,25 +26,6 @@ const FINAL_STAGES = new Set<Stage>(['succeeded', 'failed', 'cancelled']);
 
 /** The id key of the `n`th time (from 1) the run reached `stage`: `stage-creating-2`. */
 export const stageKey = (stage: Stage, n: number): string => `stage-${stage}-${n}`;
-
-/**
- * An ordinary activity, not a local one: a worker whose activities were built without the notify ones
- * (createActivities alone) fails it as a recorded NotFoundError, and the job says so; an unregistered
- * local activity would leave no marker, and the job could not be replayed.
- */
-async function askWorker(input: NotifyTargetInput): Promise<NotifyTargetResult> {
-  const { rtgNotifyTarget } = proxyActivities<NotifyActivities>({
-    startToCloseTimeout: '10s',
-    retry: { maximumAttempts: 3 },
-    summary: 'where notifications go',
-  });
-  try {
-    return await rtgNotifyTarget(input);
-  } catch (err) {
-    const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-    return { ok: false, problem: { field: 'notify', rule: `cannot be checked by this worker (${why})` } };
-  }
-}
 
 export class JobNotifier {
   /** What the job's `progress` shows: every notification scheduled, or not. */
@@ -67,12 +37,9 @@ export class JobNotifier {
     private readonly target: NotifyTarget | undefined,
   ) {}
 
-  /** At the start, before any call: a job's `notify` checked by the worker; refused = InvalidInput. */
-  static async forJob(job: ReviewThenGenerateJob): Promise<JobNotifier> {
-    if (!job.notify) return new JobNotifier(job, undefined);
-    const r = await askWorker({ url: job.notify.url, windowMs: job.notify.windowMs });
-    if (!r.ok) throw invalidRunInput(formatIssues([r.problem]), [r.problem]);
-    return new JobNotifier(job, { ...r.target, events: [...job.notify.events] });
+  /** `target`: where the worker said, at the start with the job's other needs, its notifications go. */
+  static forJob(job: ReviewThenGenerateJob, target: Omit<NotifyTarget, 'events'> | undefined): JobNotifier {
+    return new JobNotifier(job, job.notify && target ? { ...target, events: [...job.notify.events] } : undefined);
   }
 
   /** The job's progress with its notifications. */

@@ -18,7 +18,7 @@ import { releaseQuotaSlots } from './admission/job-slot.js';
 import { createVideoTaskOnce, waitForVideo, withAssets } from './generation-stage.js';
 import { validateReviewThenGenerateInput, type ReviewThenGenerateInput } from '../job/input.js';
 import { countJob, recordStage } from './job-metrics.js';
-import { checkJobNeeds, jobNeeds } from './job-needs.js';
+import { checkJobNeeds, jobNeeds, type MetNeeds } from './job-needs.js';
 import { JobNotifier } from './notify.js';
 import { cancelOrphans, watchForOrphans } from './orphans.js';
 import { reviewAll } from './review-stage.js';
@@ -39,18 +39,18 @@ export async function ReviewThenGenerate(input: ReviewThenGenerateInput): Promis
   // Answered from the start: the checks below wait for the worker, and a caller may ask meanwhile.
   setHandler(progressQuery, () => (notifier ? notifier.progress(run.progress) : run.progress));
   // Everything the job needs from this worker, before any call: nothing is paid for that it cannot finish.
+  let met: MetNeeds;
   try {
-    await checkJobNeeds(jobNeeds(job));
-    notifier = await JobNotifier.forJob(job);
+    met = await checkJobNeeds(jobNeeds(job));
   } catch (err) {
-    // Refused before any call: the run shows `failed` (progress, search attribute), not the stage it began in.
+    // Refused before any call: the run's progress reads `failed`, not the stage it would have begun with.
     if (!isCancellation(err)) {
       run.fail(err);
       countJob('failed', FailureType.InvalidInput);
     }
     throw err;
   }
-  const notify = notifier;
+  const notify = (notifier = JobNotifier.forJob(job, met.notify));
   setHandler(reviewCallbackSignal, (s) => run.onReviewCallback(s));
   setHandler(videoCallbackSignal, (s) => run.onVideoCallback(s));
 

@@ -6,6 +6,7 @@ import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporali
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config/admission.js';
+import type { NotifySettings } from '../../src/config/notify.js';
 import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
@@ -66,6 +67,8 @@ export interface StackOptions {
   admissionEnv?: Record<string, string>;
   /** The in-process worker's admission settings instead (for what no variable sets, e.g. a short window). */
   admission?: AdmissionSettings;
+  /** The in-process worker's webhook settings (NOTIFY_*); read at each call, so a test may change them. */
+  notify?: NotifySettings;
 }
 
 export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
@@ -143,7 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       video: sandbox.videoBaseUrl,
       review: sandbox.reviewBaseUrl,
     });
-  const activities = createActivities({ ...clients, callbacks, admission });
+  const activities = createActivities({ ...clients, callbacks, admission, notify: options.notify });
   const taskQueue = `rtg-${randomUUID()}`;
   const workers: RunningWorker[] = [];
   const launch = async () => {

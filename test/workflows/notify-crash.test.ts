@@ -4,7 +4,6 @@
 // at least once, every copy with the one webhook-id, and is never lost.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createNotifyActivities } from '../../src/activities/index.js';
 import { newNotifySecret, verifyNotification } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { progressQuery } from '../../src/job/definitions.js';
@@ -19,7 +18,7 @@ let receiver: WebhookReceiver;
 withStack(
   {
     noWorker: true,
-    wrapActivities: (a) => ({ ...a, ...createNotifyActivities({ secrets: [KEY], allowPrivateUrls: true }) }),
+    notify: { secrets: [KEY], allowPrivateUrls: true },
   },
   (s) => (stack = s),
 );

@@ -5,7 +5,6 @@
 // delivered, and a receiver that deduplicates by webhook-id keeps them all.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyActivities } from '../../src/activities/index.js';
 import { newNotifySecret, verifyNotification } from '../../src/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { progressQuery } from '../../src/job/definitions.js';
@@ -19,7 +18,7 @@ let receiver: WebhookReceiver;
 withStack(
   {
     admissionEnv: { VIDEO_MAX_TASKS_IN_FLIGHT: '2' },
-    wrapActivities: (a) => ({ ...a, ...createNotifyActivities({ secrets: [KEY], allowPrivateUrls: true }) }),
+    notify: { secrets: [KEY], allowPrivateUrls: true },
   },
   (s) => (stack = s),
 );

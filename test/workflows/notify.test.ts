@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities, createNotifyActivities, type NotifySettings } from '../../src/activities/index.js';
+import { createActivities, type NotifySettings } from '../../src/activities/index.js';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { contractJsonSchemas } from '../../src/job/json-schemas.js';
 import { newNotifySecret, verifyNotification, type NotificationPayload } from '../../src/index.js';
@@ -30,7 +31,7 @@ const settings: NotifySettings = {
 let stack: Stack;
 let receiver: WebhookReceiver;
 const deliveries: Array<WorkflowHandle<typeof ReviewThenGenerateNotification>> = [];
-withStack({ wrapActivities: (a) => ({ ...a, ...createNotifyActivities(settings) }) }, (s) => (stack = s));
+withStack({ notify: settings }, (s) => (stack = s));
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
 });
@@ -247,6 +248,27 @@ describe('notifications', () => {
     expect(cancelled.data.failure).toMatchObject({ type: 'CancelledFailure', details: [] });
   });
 
+  it('a job the worker lacks two settings for is refused by one check, before any call, naming both', async () => {
+    receiver.reset();
+    stack.sandbox.reset();
+    // This worker has no VIDEO_STORE and no NOTIFY_URL: the one check at the start names both.
+    const handle = await stack.start(imageJob(undefined, { store: true, notify: {} }));
+    const cause = ((await failureOf(handle.result())) as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('InvalidInput');
+    expect(cause.details?.[0]).toEqual({
+      problems: [
+        { field: 'store', rule: expect.stringContaining('needs VIDEO_STORE on the worker') as string },
+        { field: 'notify.url', rule: 'is required: this worker has no NOTIFY_URL to send to instead' },
+      ],
+    });
+    const scheduled = (await handle.fetchHistory()).events!.flatMap(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(scheduled).toEqual(['rtgCheckJobNeeds']);
+    expect(countOps(stack.sandbox)).toEqual({});
+    expect(receiver.received()).toEqual([]);
+  });
+
   it("a job whose notify names no URL goes to the worker's NOTIFY_URL; a job without notify adds nothing", async () => {
     receiver.reset();
     stack.sandbox.reset();
@@ -293,7 +315,7 @@ describe('notifications', () => {
     const child = await delivery((await handle.query(progressQuery)).notifications![0]!.workflowId);
     await child.result();
     const job = (await handle.fetchHistory()).events!;
-    const asked = job.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgNotifyTarget');
+    const asked = job.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgCheckJobNeeds');
     expect(asked).toHaveLength(1);
     expect(job.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
     const delivered = costOf(await child.fetchHistory());
@@ -303,13 +325,11 @@ describe('notifications', () => {
     );
   });
 
-  it('a worker without the notify activities refuses a job with notify, and the job replays', async () => {
-    const taskQueue = uniqueTaskQueue('no-notify');
-    const worker = await startWorker({
-      taskQueue,
-      workflowBundle: await workflowBundle(),
-      activities: createActivities({ ...stack.clients }),
-    });
+  it('a worker built without the start check refuses a job with notify, and the job replays', async () => {
+    const taskQueue = uniqueTaskQueue('no-check');
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- left out: a worker built before the check
+    const { rtgCheckJobNeeds, ...older } = createActivities({ ...stack.clients, notify: settings });
+    const worker = await startWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: older });
     try {
       const handle = await (
         await testClient()
@@ -321,7 +341,7 @@ describe('notifications', () => {
       stack.handles.push(handle);
       const err = await failureOf(handle.result());
       expect(((err as WorkflowFailedError).cause as Error).message).toMatch(
-        /^invalid input: notify: cannot be checked by this worker \(Activity function rtgNotifyTarget is not registered/,
+        /^invalid input: notify: cannot be checked by this worker \(Activity function rtgCheckJobNeeds is not registered/,
       );
     } finally {
       await worker.stop();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { createActivities, createNotifyActivities } from '../../../src/activities/index.js';
+import { createActivities } from '../../../src/activities/index.js';
 import type { AdmissionSettings } from '../../../src/config/admission.js';
 import { newNotifySecret } from '../../../src/index.js';
 import { startCallbackServer } from '../../../src/callbacks/server.js';
@@ -89,22 +89,19 @@ export async function startGoldenStack(): Promise<GoldenStack> {
     preloadModules: workflowPreloadModules,
     logger: quiet,
   });
-  const notifyActivities = createNotifyActivities({ secrets: [notifySecret], allowPrivateUrls: true });
   const workerOn = (queue: string, admission: AdmissionSettings) =>
     Worker.create({
       connection: server.env.nativeConnection,
       namespace: server.namespace,
       taskQueue: queue,
       workflowBundle,
-      activities: {
-        ...createActivities({
-          ...clients,
-          callbacks: { publicUrl: receiver.url, secret },
-          store: new FileVideoStore(storeDir),
-          admission,
-        }),
-        ...notifyActivities,
-      },
+      activities: createActivities({
+        ...clients,
+        callbacks: { publicUrl: receiver.url, secret },
+        store: new FileVideoStore(storeDir),
+        admission,
+        notify: { secrets: [notifySecret], allowPrivateUrls: true },
+      }),
     });
   const worker = await workerOn(taskQueue, {
     video: {
