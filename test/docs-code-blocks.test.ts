@@ -202,7 +202,7 @@ function configurationVariables(): Set<string> {
     encryptionConfigSchema,
     codecServerConfigSchema,
   ];
-  const sandbox = [...read('src/sandbox/README.md').matchAll(/`(SANDBOX_[A-Z0-9_]+)`/g)].map((m) => m[1]!);
+  const sandbox = [...read('packages/sandbox/README.md').matchAll(/`(SANDBOX_[A-Z0-9_]+)`/g)].map((m) => m[1]!);
   return new Set([...schemas.flatMap(objectKeys), ...readmeTableVariables(read('README.md')), ...sandbox]);
 }
 
