@@ -73,15 +73,22 @@ function messagesEvents(whole: Json): string {
       type: 'message_start',
       message: { ...whole, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     }),
-    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } }),
     ...halves(text).map((t) =>
       event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }),
     ),
     event({ type: 'content_block_stop', index: 0 }),
     event({
       type: 'message_delta',
-      delta: { stop_reason: whole.stop_reason, stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens },
+      delta: { container: null, stop_details: null, stop_reason: whole.stop_reason, stop_sequence: null },
+      usage: {
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        output_tokens_details: null,
+        server_tool_use: null,
+      },
     }),
     event({ type: 'message_stop' }),
   ].join('');
