@@ -41,7 +41,7 @@ function conforms(schema: z.ZodType, value: unknown): void {
   expect(result.success ? [] : result.error.issues).toEqual([]);
 }
 
-// Anthropic: Message and its stream events (resources/messages/messages.d.ts of @anthropic-ai/sdk).
+// Anthropic: the Message and RawMessageStreamEvent types of @anthropic-ai/sdk.
 const textBlock = z.object({ type: z.literal('text'), text: z.string(), citations: z.null() });
 const usage = z.object({
   cache_creation: z.null(),
