@@ -28,8 +28,12 @@ export interface GenerateAndPollResult {
   state: 'succeeded';
   /** The success state as received (e.g. `succeed`, `success`, `completed`). */
   rawState: string | undefined;
-  /** The first result URL found in the record, if any. */
-  url: string | undefined;
+  /**
+   * Where the video is: the first result URL of the record, or, where the record names none (OpenAI's
+   * /v1/videos), the worker's store's address of the copy it kept. Never absent: a success that cannot be
+   * kept is a typed failure instead.
+   */
+  url: string;
   /** The last task record, whole (callback addresses redacted). */
   task: unknown;
   queries: number;

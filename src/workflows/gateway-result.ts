@@ -26,23 +26,28 @@ const keeping = (timing: GenerateAndPollTiming) =>
     },
   });
 
+/** A final task whose success carries its video's address (the types keep `url: undefined` out of a success). */
+export type ReachableTask = GatewayTaskSummary &
+  ({ reading: 'succeeded'; url: string } | { reading: Exclude<GatewayTaskSummary['reading'], 'succeeded'> });
+
 /**
  * A succeeded record that names no URL (OpenAI's /v1/videos object) is kept in the worker's store, whose
  * address becomes the result's `url`; where that cannot be done the run fails typed (VideoStoreFailed,
  * GenerationFailed). A success is never reported without a URL.
  */
-export async function withResultUrl(job: GenerateAndPollJob, task: GatewayTaskSummary): Promise<GatewayTaskSummary> {
-  if (task.reading !== 'succeeded' || task.url !== undefined) return task;
+export async function withResultUrl(job: GenerateAndPollJob, task: GatewayTaskSummary): Promise<ReachableTask> {
+  if (task.reading !== 'succeeded') return { ...task, reading: task.reading };
+  if (task.url !== undefined) return { ...task, reading: 'succeeded', url: task.url };
   const stored = await keeping(job.timing).rtgKeepGatewayVideo.executeWithOptions(
     { summary: `keep ${job.entryPoint} result ${task.taskId}` },
     [{ workflowId: workflowInfo().workflowId, entryPoint: job.entryPoint, taskId: task.taskId }],
   );
-  return { ...task, url: stored.url };
+  return { ...task, reading: 'succeeded', url: stored.url };
 }
 
 export function outcome(
   job: GenerateAndPollJob,
-  task: GatewayTaskSummary,
+  task: ReachableTask,
   progress: GenerateAndPollProgress,
 ): GenerateAndPollResult {
   const evidence = {

@@ -230,7 +230,7 @@ describe.concurrent.each(CASES)('$label', (c) => {
     } else {
       // Issue 37 defect 1: never `url: undefined`; the file is downloaded with the key and kept.
       expect(result.url).toMatch(/^file:\/\//);
-      expect(await readFile(fileURLToPath(result.url!), 'utf8')).toBe(`sandbox video ${taskId}`);
+      expect(await readFile(fileURLToPath(result.url), 'utf8')).toBe(`sandbox video ${taskId}`);
       expect(downloadsOf(taskId)).toHaveLength(1);
       expectBearerOnly(downloadsOf(taskId));
     }

@@ -255,3 +255,66 @@ describe('ModelArk native create', () => {
     expect(((await res.json()) as { id?: unknown }).id).toEqual(expect.any(String));
   });
 });
+
+// A stream that fails after some events (sandbox fault `streamError`): each SDK raises it, in its family's
+// mid-stream error shape, after the events that came; never a silently short answer.
+describe('mid-stream errors', () => {
+  const failAfter = (match: { model?: string; url?: string }, status = 500) =>
+    sb.addFault({ operation: 'other', match, fault: { type: 'streamError', afterEvents: 2, status } });
+
+  it('openai chat stream: an APIError after the chunks that came', async () => {
+    failAfter({ model: 'gpt-cut' });
+    const stream = await openai().chat.completions.create({
+      model: 'gpt-cut',
+      messages: [{ role: 'user', content: 'cut me' }],
+      stream: true,
+    });
+    const chunks: unknown[] = [];
+    const err = await caught(
+      (async () => {
+        for await (const chunk of stream) chunks.push(chunk);
+      })(),
+    );
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    expect(err).toMatchObject({ type: 'server_error', code: 'http_500' });
+    expect(chunks).toHaveLength(2);
+  });
+
+  it('openai responses stream: the typed error event, and no response.completed', async () => {
+    failAfter({ model: 'gpt-cut' });
+    const stream = await openai().responses.create({ model: 'gpt-cut', input: 'cut me', stream: true });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const ev of stream) events.push(ev);
+    expect(events.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'error']);
+    expect(events[2]).toMatchObject({ type: 'error', code: 'http_500', sequence_number: 2 });
+  });
+
+  it('anthropic messages.stream: finalMessage rejects with the overloaded_error', async () => {
+    failAfter({ model: 'claude-cut' }, 529);
+    const stream = anthropic().messages.stream({
+      model: 'claude-cut',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'cut me' }],
+    });
+    const events: string[] = [];
+    stream.on('streamEvent', (e) => events.push(e.type));
+    const err = await caught(stream.finalMessage());
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect((err as AnthropicError).error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+    expect(events).toEqual(['message_start', 'content_block_start']);
+  });
+
+  it('google genai generateContentStream: an ApiError with the status', async () => {
+    failAfter({ url: 'gemini-cut' }, 503);
+    const stream = await gemini().models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'gemini-cut' });
+    const texts: string[] = [];
+    const err = await caught(
+      (async () => {
+        for await (const chunk of stream) texts.push(chunk.text ?? '');
+      })(),
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(503);
+    expect(texts).toHaveLength(2);
+  });
+});

@@ -55,6 +55,7 @@ function matches(rule: FaultRule, probe: FaultProbe): boolean {
 export function faultLabel(rule: FaultRule): string {
   const f = rule.fault;
   const head = f.type === 'status' ? `status:${f.status}` : f.type === 'hang' ? `hang:${f.ms}` : f.type;
+  if (f.type === 'streamError') return `streamError:${f.afterEvents ?? 2}`;
   return f.commit ? `${head}:commit` : head;
 }
 
@@ -91,6 +92,11 @@ export const faultRuleSchema = z.object({
     z.object({ type: z.literal('hang'), ms: z.number().min(0), commit: z.boolean().optional() }),
     z.object({ type: z.literal('reset'), commit: z.boolean().optional() }),
     z.object({ type: z.literal('malformed'), commit: z.boolean().optional() }),
+    z.object({
+      type: z.literal('streamError'),
+      afterEvents: z.number().int().min(0).optional(),
+      status: z.number().int().min(400).max(599).optional(),
+    }),
   ]),
 });
 

@@ -67,7 +67,8 @@ export function familyErrorReply(pathname: string, reply: Reply): Reply {
     }
     case 'anthropic': {
       const type = ANTHROPIC_TYPE[reply.status] ?? (reply.status >= 500 ? 'api_error' : 'invalid_request_error');
-      return { ...reply, json: { ...body, type: 'error', error: { type, message } } };
+      // request_id: non-optional in the SDK's ErrorResponse; the sandbox has no request ids.
+      return { ...reply, json: { ...body, type: 'error', error: { type, message }, request_id: null } };
     }
     case 'google': {
       const status = GOOGLE_STATUS[reply.status] ?? (reply.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');

@@ -151,10 +151,25 @@ export function syncReply(
         type: 'message',
         role: 'assistant',
         model: body.model,
-        content: [{ type: 'text', text: echo }],
+        // Every field @anthropic-ai/sdk's Message declares non-optional, nullable ones as null
+        // (test/sdks/sdk-types.test.ts).
+        container: null,
+        content: [{ type: 'text', text: echo, citations: null }],
+        diagnostics: null,
+        stop_details: null,
         stop_reason: 'end_turn',
         stop_sequence: null,
-        usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+        usage: {
+          ...usage,
+          cache_creation: null,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          inference_geo: null,
+          output_tokens_details: null,
+          server_tool_use: null,
+          service_tier: 'standard',
+          speed: null,
+        },
       };
     case 'generateContent':
     case 'imageGenerateContent': {

@@ -3,7 +3,9 @@
 // chunks then `data: [DONE]`; responses: typed events `response.created` ... `response.completed`;
 // Anthropic: `message_start` ... `message_stop`; Gemini (`streamGenerateContent?alt=sse`): `data:` lines of
 // GenerateContentResponse.
-import type { Reply } from './reply.js';
+import { Readable } from 'node:stream';
+import { familyErrorReply, familyOf } from './gateway-errors.js';
+import { errorReply, type Reply } from './reply.js';
 
 const STREAM_KINDS = ['chatCompletions', 'responses', 'messages', 'generateContent'] as const;
 export type StreamKind = (typeof STREAM_KINDS)[number];
@@ -71,15 +73,22 @@ function messagesEvents(whole: Json): string {
       type: 'message_start',
       message: { ...whole, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     }),
-    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } }),
     ...halves(text).map((t) =>
       event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }),
     ),
     event({ type: 'content_block_stop', index: 0 }),
     event({
       type: 'message_delta',
-      delta: { stop_reason: whole.stop_reason, stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens },
+      delta: { container: null, stop_details: null, stop_reason: whole.stop_reason, stop_sequence: null },
+      usage: {
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        output_tokens_details: null,
+        server_tool_use: null,
+      },
     }),
     event({ type: 'message_stop' }),
   ].join('');
@@ -115,4 +124,52 @@ export function streamReply(kind: StreamKind, whole: unknown, body: Json): Reply
           ? messagesEvents(w)
           : generateContentEvents(w);
   return { status: 200, text, contentType: 'text/event-stream', headers: { 'cache-control': 'no-cache' } };
+}
+
+/** How long a failing stream pauses before its error, so that the error arrives as a read of its own. */
+const PAUSE_BEFORE_ERROR_MS = 30;
+
+/** Each family's mid-stream error, as its SDKs read it, for the family's error body `envelope`. */
+function streamErrorText(pathname: string, envelope: Json, sent: number): string {
+  switch (familyOf(pathname)) {
+    case 'openai': {
+      // Responses: the typed `error` event; chat: a `data:` chunk holding the error (both openai SDKs read it).
+      const error = envelope.error as Json;
+      return pathname === '/v1/responses'
+        ? event({ type: 'error', code: error.code, message: error.message, param: null, sequence_number: sent })
+        : data(envelope);
+    }
+    case 'anthropic':
+      return event(envelope);
+    default:
+      // Gemini: the error body itself, not an SSE event, as Google sends it (both genai SDKs look for it).
+      return `${JSON.stringify(envelope, null, 2)}\n`;
+  }
+}
+
+/**
+ * The event stream `reply` failing after `afterEvents` of its events: those, then (apart) the path family's
+ * mid-stream error for `status`, and the end. Undefined when `reply` is not an event stream.
+ */
+export function failedStreamReply(
+  pathname: string,
+  reply: Reply,
+  fault: { afterEvents?: number; status?: number },
+): Reply | undefined {
+  if (reply.contentType !== 'text/event-stream' || reply.text === undefined) return undefined;
+  const events = reply.text.split(/(?<=\n\n)/).filter((e) => e.trim() !== '');
+  const sent = events.slice(0, fault.afterEvents ?? 2);
+  const status = fault.status ?? 500;
+  const envelope = familyErrorReply(
+    pathname,
+    errorReply(status, `http_${status}`, `sandbox fault: the stream failed after ${sent.length} events`),
+  ).json as Json;
+  const errorText = streamErrorText(pathname, envelope, sent.length);
+  async function* body() {
+    yield sent.join('');
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_BEFORE_ERROR_MS));
+    yield errorText;
+  }
+  const { text: _text, ...rest } = reply;
+  return { ...rest, stream: Readable.from(body()) };
 }

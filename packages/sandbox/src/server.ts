@@ -13,7 +13,7 @@ import { errorReply, type Reply } from './reply.js';
 import { faultLabel, type FaultBook } from './faults.js';
 import type { Scheduler } from './scheduler.js';
 import { requestTarget } from './request-target.js';
-import type { GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
+import type { Fault, GatewayCall, Operation, RequestLogEntry, ServiceKind } from './types.js';
 import type { RequestLog } from './request-log.js';
 
 export interface RouteInfo {
@@ -39,6 +39,8 @@ export interface ServiceHandler {
   handle(req: ServiceRequest): Promise<Reply>;
   /** The error envelope of the path's API family, applied to every answer, fault answers included. */
   shapeError?(pathname: string, reply: Reply): Reply;
+  /** The event stream `reply` cut by a `streamError` fault (gateway-streams.ts); undefined: not a stream. */
+  failStream?(pathname: string, reply: Reply, fault: Extract<Fault, { type: 'streamError' }>): Reply | undefined;
 }
 
 export type InspectHandler = (method: string, url: URL, body: unknown) => Promise<Reply>;
@@ -127,7 +129,9 @@ async function serve(
   // A fault without commit answers before the service acts (nothing created); with commit the
   // service acts first and only the answer is lost or spoiled.
   const sreq: ServiceRequest = { method, url, headers: req.headers, rawBody, body, bodyIsJson: isJson, route };
-  const reply = !fault || fault.fault.commit ? await handleSafely(handler, sreq) : undefined;
+  // A stream fails after bytes went out: the service has acted.
+  const acts = !fault || fault.fault.type === 'streamError' || fault.fault.commit === true;
+  const reply = acts ? await handleSafely(handler, sreq) : undefined;
   if (reply?.taskId !== undefined) entry.taskId = reply.taskId;
   if (reply?.quota !== undefined) entry.quota = reply.quota; // what the service did, even if a fault then answers
   await deps.scheduler.sleep(deps.latencyMs);
@@ -152,6 +156,10 @@ async function serve(
       return;
     case 'malformed':
       return record(entry, res, malformedReply(fault, reply));
+    case 'streamError': {
+      const answered = shaped(reply as Reply);
+      return record(entry, res, handler.failStream?.(url.pathname, answered, f) ?? answered);
+    }
   }
 }
 

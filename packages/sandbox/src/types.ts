@@ -104,7 +104,13 @@ export type Fault =
   | { type: 'status'; status: number; retryAfter?: string; body?: unknown; echo?: boolean; commit?: boolean }
   | { type: 'hang'; ms: number; commit?: boolean }
   | { type: 'reset'; commit?: boolean }
-  | { type: 'malformed'; commit?: boolean };
+  | { type: 'malformed'; commit?: boolean }
+  /**
+   * The service answers (it always acts first), and its event stream fails after `afterEvents` events
+   * (default 2) with the path family's mid-stream error for HTTP `status` (default 500); a reply that is
+   * not an event stream is left as it is.
+   */
+  | { type: 'streamError'; afterEvents?: number; status?: number };
 
 export interface FaultRule {
   operation: Operation;

@@ -4,6 +4,7 @@
 import { credentialOf, videoAuthProblem } from './auth.js';
 import { randomHex, type ServiceContext } from './context.js';
 import { familyErrorReply } from './gateway-errors.js';
+import { failedStreamReply } from './gateway-streams.js';
 import { GatewaySandbox } from './gateway.js';
 import { VideoFiles } from './video-file.js';
 import { errorReply, type Reply } from './reply.js';
@@ -59,6 +60,10 @@ export class VideoService implements ServiceHandler {
 
   shapeError(pathname: string, reply: Reply): Reply {
     return this.gateway.owns(pathname) ? familyErrorReply(pathname, reply) : reply;
+  }
+
+  failStream(pathname: string, reply: Reply, fault: { afterEvents?: number; status?: number }): Reply | undefined {
+    return this.gateway.owns(pathname) ? failedStreamReply(pathname, reply, fault) : undefined;
   }
 
   async handle(req: ServiceRequest): Promise<Reply> {
