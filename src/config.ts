@@ -1,5 +1,6 @@
 // Environment -> typed configuration. Secrets (API key, access token, callback secret) live only here and
 // in the clients built from it: never in workflow input, history, logs or error messages.
+import { existsSync } from 'node:fs';
 import { loadClientConfigProfile } from '@temporalio/envconfig';
 import { z } from 'zod';
 import { mixedBaseUrlsProblem } from './services/base-urls.js';
@@ -62,6 +63,17 @@ export const servicesConfigSchema = z.object({
   HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(SERVICE_DEFAULTS.timeoutMs),
   /** Connections per service (one undici Pool each): at most this many requests to one service at once. */
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(SERVICE_DEFAULTS.connections),
+});
+
+/**
+ * The worker's prebuilt workflow bundle (src/bundle-workflows.ts writes it and its variants), instead of
+ * bundling at start. A path that names no file is refused at start rather than when the worker loads it.
+ */
+export const workflowBundleSchema = z.object({
+  WORKFLOW_BUNDLE_PATH: z
+    .string()
+    .refine((p) => existsSync(p), 'names no file')
+    .optional(),
 });
 
 /** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */

@@ -2,7 +2,7 @@
 // a real worker with real clients, on the run's Temporal dev server. Everything on free ports.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundlePath, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config-admission.js';
@@ -15,7 +15,7 @@ import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import type { GenerateAndPoll } from '../../src/workflows/generate-and-poll.js';
 import type { GenerateAndPollInput } from '../../src/workflows/generate-and-poll-input.js';
-import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
+import { workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import {
   assertNoSecretsInHistories,
@@ -27,23 +27,20 @@ import {
 } from './temporal.js';
 import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
-const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
 /**
- * Bundled once per test file: webpack is the slow part of starting a worker. Preloaded as our worker
- * bundles it, unless `preload` is false (a user's worker that only sets workflowsPath).
+ * The workflow code as our worker bundles it (our modules preloaded), bundled once per run by the
+ * global set-up (test/support/global-setup.ts): webpack is the slow part of starting a worker.
  */
-export function workflowBundle(preload = true) {
-  let bundle = bundles.get(preload);
-  if (!bundle) {
-    const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-    bundle = bundleWorkflowCode({
-      workflowsPath,
-      ...(preload ? { preloadModules: workflowPreloadModules } : {}),
-      logger: quiet,
-    });
-    bundles.set(preload, bundle);
-  }
-  return bundle;
+export function workflowBundle(): WorkflowBundlePath {
+  return { codePath: inject('workflowBundlePath') };
+}
+
+let withoutPreload: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** A user's worker that only sets workflowsPath: nothing preloaded (the one file that needs it bundles it). */
+function workflowBundleWithoutPreload(): Promise<WorkflowBundleWithSourceMap> {
+  const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+  withoutPreload ??= bundleWorkflowCode({ workflowsPath, logger: quiet });
+  return withoutPreload;
 }
 
 export interface StackOptions {
@@ -149,7 +146,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const launch = async () => {
     const w = await startWorker({
       taskQueue,
-      workflowBundle: await workflowBundle(options.preload ?? true),
+      workflowBundle: options.preload === false ? await workflowBundleWithoutPreload() : workflowBundle(),
       activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
     });
     workers.push(w);
@@ -263,13 +260,12 @@ export function countOps(sandbox: Sandbox): Record<string, number> {
 export function withStack(options: StackOptions, use: (stack: Stack) => void): void {
   let stack: Stack | undefined;
   beforeAll(async () => {
-    await workflowBundle();
     stack = await startStack(options);
     use(stack);
   });
   afterAll(async () => {
     if (!stack) return;
-    expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
+    expect(await replayHistories(stack.handles, workflowBundle())).toBe(stack.handles.length);
     await assertNoSecretsInHistories(stack.handles, [
       stack.sandbox.apiKey,
       stack.sandbox.accessToken,

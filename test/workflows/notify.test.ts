@@ -307,7 +307,7 @@ describe('notifications', () => {
     const taskQueue = uniqueTaskQueue('no-notify');
     const worker = await startWorker({
       taskQueue,
-      workflowBundle: await workflowBundle(),
+      workflowBundle: workflowBundle(),
       activities: createActivities({ ...stack.clients }),
     });
     try {
