@@ -93,7 +93,6 @@ const timers = [
   'test/workflows/failures.test.ts',
   'test/workflows/happy-path.test.ts',
   'test/workflows/history-cost.test.ts',
-  'test/workflows/history-size.test.ts',
   'test/workflows/lost-answer.test.ts',
   'test/workflows/no-preload.test.ts',
   'test/workflows/notify-stages.test.ts',
@@ -103,7 +102,8 @@ const timers = [
   'test/workflows/stopped-poll-backoff.test.ts',
   'test/workflows/sync-review-retry-after.test.ts',
   'test/workflows/sync-review.test.ts',
-  // Not notify-crash, two-workers, worker-crash: they spawn worker processes (integration).
+  // Not notify-crash, two-workers, worker-crash (they spawn worker processes), nor history-size (a job of
+  // 500 polls: workflow tasks and a replay, CPU): in integration.
 ];
 
 const system = [

@@ -1,14 +1,14 @@
-// A complete stack for workflow tests: the sandbox (both services over HTTP), the callback receiver, and
-// a real worker with real clients, on the run's Temporal dev server. Everything on free ports.
-import { randomBytes, randomUUID } from 'node:crypto';
+// A complete stack for workflow tests: the sandbox (both services over HTTP), the callback receiver and the
+// clients as every stack assembles them (services-stack.ts), and a real worker, on the run's Temporal dev
+// server. Everything on free ports.
+import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, type WorkflowBundlePath, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config-admission.js';
-import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { CallbackServer } from '../../src/callbacks/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/workflows/input.js';
@@ -25,7 +25,10 @@ import {
   testClient,
   type RunningWorker,
 } from './temporal.js';
+import { startServicesStack, type CallbackOutcome } from './services-stack.js';
 import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from './worker-process.js';
+
+export type { CallbackOutcome } from './services-stack.js';
 
 /**
  * The workflow code as our worker bundles it (our modules preloaded), bundled once per run by the
@@ -65,7 +68,6 @@ export interface StackOptions {
   admission?: AdmissionSettings;
 }
 
-export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
 
 export interface Stack {
   sandbox: Sandbox;
@@ -104,34 +106,13 @@ export const fastTiming = {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const client = await testClient();
-  // The receiver listens on loopback: the sandbox and the clients must accept private addresses.
-  const sandbox = await startSandbox({ allowPrivateUrls: true, ...options.sandbox });
-  const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
   const callbackOutcomes: CallbackOutcome[] = [];
-  const receiver = await startCallbackServer({
-    client,
-    secret,
-    host: '127.0.0.1',
-    port: 0,
+  const services = await startServicesStack(client, {
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.httpTimeoutMs ? { timeoutMs: options.httpTimeoutMs } : {}),
     onOutcome: (o) => callbackOutcomes.push(o),
   });
-  const timeoutMs = options.httpTimeoutMs ?? 2_000;
-  const clients = {
-    video: new VideoClient({
-      baseUrl: sandbox.videoBaseUrl,
-      apiKey: sandbox.apiKey,
-      cancelMethod: 'POST',
-      cancelPath: '/v1/task/cancel/{id}',
-      timeoutMs,
-      allowPrivateUrls: true,
-    }),
-    review: new ReviewClient({
-      baseUrl: sandbox.reviewBaseUrl,
-      accessToken: sandbox.accessToken,
-      timeoutMs,
-      allowPrivateUrls: true,
-    }),
-  };
+  const { sandbox, receiver, secret, clients, timeoutMs } = services;
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
   // The in-process worker reads the same variables as the worker processes, with the same quota key.
   const admission =
@@ -207,9 +188,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       for (const w of workers) await w.stop();
       await Promise.all(processes.map((p) => p.stop()));
-      await receiver.close();
-      await Promise.allSettled([clients.video.close(), clients.review.close()]);
-      await sandbox.close();
+      await services.close();
     },
   };
 }
