@@ -68,7 +68,6 @@ export interface StackOptions {
   admission?: AdmissionSettings;
 }
 
-
 export interface Stack {
   sandbox: Sandbox;
   receiver: CallbackServer;
