@@ -1,12 +1,23 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects hold every test file once: `npm test` runs both, `npm run test:unit` runs `unit` alone.
+// Four lanes (vitest projects) hold every test file once, grouped by the resource a file spends, and
+// `npm test` runs them one after another (sequence.groupOrder), each at the parallelism that resource
+// allows on the 2-core CI machine:
 //
 // unit: no Temporal dev server and no child process: pure code, the clients against a node:http server of
 // the test, and the sandbox in the test's own process where the file takes a second or so. A file may join
 // only if neither it nor a helper it imports calls testClient, startWorker, startStack/withStack or
 // inject(...), or spawns a process.
-// integration: the rest (workflows on the dev server, processes, the slower sandbox files).
+// timers: workflows on the dev server with an in-process worker, and the sandbox in the test's process,
+// where a file spends its time waiting on the services' durations, the runs' timers and query spacing,
+// not on a core: more of them run at a time. A file that spawns a process does not belong here.
+// integration: the files that spend CPU: worker, receiver, CLI and dev-stack processes (each starts
+// Node and tsx), the golden replay, the property tests on the server.
+// system: the soak, the 2,000-job batch, the package installed from its tarball, the Go, Python, S3 and
+// Helm tests: whole processes, toolchains and many jobs; they run two at a time, last.
+//
+// timers, integration and system share one dev server and one workflow bundle (test/support/global-setup.ts).
+
 const unit = [
   'test/unit/**/*.test.ts',
   'test/architecture.test.ts',
@@ -50,6 +61,71 @@ const unit = [
   'bench/test/architecture.test.ts',
 ];
 
+const timers = [
+  'test/activities/query-pacing.test.ts',
+  'test/admission/admitted-at-once.test.ts',
+  'test/admission/budget-only.test.ts',
+  'test/admission/gate.test.ts',
+  'test/admission/gateway-quota.test.ts',
+  'test/admission/gateway-slot.test.ts',
+  'test/admission/rate.test.ts',
+  'test/admission/video-budget-seconds.test.ts',
+  'test/batch/batch.test.ts',
+  'test/batch/read-jobs.test.ts',
+  'test/batch/schedule.test.ts',
+  'test/callbacks/key-rotation.test.ts',
+  'test/callbacks/receiver.test.ts',
+  'test/client/start.test.ts',
+  'test/client/temporal-profile.test.ts',
+  'test/client/visibility.test.ts',
+  'test/foundation.test.ts',
+  'test/gateway/generate-and-poll.test.ts',
+  'test/plugin/worker.test.ts',
+  'packages/sandbox/test/audit-backoff.test.ts',
+  'packages/sandbox/test/audit-duplicates.test.ts',
+  'test/audit-package-traffic.test.ts',
+  'packages/sandbox/test/callback-faults.test.ts',
+  'packages/sandbox/test/quota-rate.test.ts',
+  'packages/sandbox/test/quotas.test.ts',
+  'packages/sandbox/test/retry-after.test.ts',
+  'packages/sandbox/test/review.test.ts',
+  'packages/sandbox/test/video.test.ts',
+  'test/store/sandbox-video-file.test.ts',
+  'test/workflows/cancel-and-callbacks.test.ts',
+  'test/workflows/create-ambiguity.test.ts',
+  'test/workflows/echoed-secrets.test.ts',
+  'test/workflows/failures.test.ts',
+  'test/workflows/happy-path.test.ts',
+  'test/workflows/history-cost.test.ts',
+  'test/workflows/lost-answer.test.ts',
+  'test/workflows/no-preload.test.ts',
+  'test/workflows/notify-stages.test.ts',
+  'test/workflows/notify.test.ts',
+  'test/workflows/polling-only-worker.test.ts',
+  'test/workflows/review-ambiguity.test.ts',
+  'test/workflows/stopped-poll-backoff.test.ts',
+  'test/workflows/sync-review-retry-after.test.ts',
+  'test/workflows/sync-review.test.ts',
+  // Not notify-crash, two-workers, worker-crash (they spawn worker processes), nor history-size (a job of
+  // 500 polls: workflow tasks and a replay, CPU): in integration.
+];
+
+const system = [
+  'bench/test/soak.test.ts',
+  'test/batch/large.test.ts',
+  'test/package/pack-install.test.ts',
+  'test/go/*.test.ts',
+  'test/python/*.test.ts',
+  'test/store/s3-store.test.ts',
+  'test/helm/*.test.ts',
+];
+
+/** The lanes on the dev server: the run's server and workflow bundle, and quiet SDK logs in each file. */
+const onServer = {
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles: ['test/support/setup-runtime.ts'],
+};
+
 export default defineConfig({
   // The workspace packages (packages/sandbox) are read from their TypeScript sources, as tsc reads them;
   // the rest are vitest's own defaults.
@@ -58,8 +134,8 @@ export default defineConfig({
     setupFiles: ['test/support/fast-check-seed.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Workflow tests start real workers (bundling with webpack): keep the 2-core CI machine unsaturated.
     pool: 'forks',
+    // A lane's own maxWorkers wins; this is for a run of files outside the lanes (none today).
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
@@ -68,18 +144,34 @@ export default defineConfig({
         // The unit files share one module graph per worker (importing the SDK, undici and zod once per worker
         // rather than once per file is most of their time): a unit file leaves no global state behind
         // (mocks restored, no process.env written).
-        test: { name: 'unit', include: unit, isolate: false },
+        test: { name: 'unit', include: unit, isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
+        // Waiting, not computing: four files at a time keep the two cores busy without starving a worker.
+        test: {
+          name: 'timers',
+          include: timers,
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
+          ...onServer,
+        },
+      },
+      {
+        extends: true,
+        // Each file starts Node processes or replays histories: two at a time, one per core.
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...unit],
-          // One Temporal dev server for the whole run, started only when a file of this project runs.
-          globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/setup-runtime.ts'],
+          exclude: [...configDefaults.exclude, ...unit, ...timers, ...system],
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+          ...onServer,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'system', include: system, maxWorkers: 2, sequence: { groupOrder: 3 }, ...onServer },
       },
     ],
   },

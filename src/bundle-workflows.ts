@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { failureConverterPath } from './codec/data-converter.js';
 import { isMainModule } from './is-main.js';
 import { workflowPreloadModules, workflowsPath } from './workflows-path.js';
@@ -27,13 +27,19 @@ export function workflowBundleOptions(variant: { traced: boolean; encrypted: boo
   };
 }
 
-/** `out`, and beside it `<out>.otel.js` with tracing, `<out>.encrypted.js` and `<out>.otel.encrypted.js`. */
-export async function writeWorkflowBundles(out: string): Promise<string[]> {
+/**
+ * `out`, and beside it `<out>.otel.js` with tracing, `<out>.encrypted.js` and `<out>.otel.encrypted.js`.
+ * `logger`: where webpack's messages go (the default prints them; the tests' set-up keeps them quiet).
+ */
+export async function writeWorkflowBundles(out: string, logger?: BundleOptions['logger']): Promise<string[]> {
   const files: string[] = [];
   for (const traced of [false, true]) {
     for (const encrypted of [false, true]) {
       const file = `${out.replace(/\.js$/, '')}${traced ? '.otel' : ''}${encrypted ? '.encrypted' : ''}.js`;
-      const { code } = await bundleWorkflowCode(workflowBundleOptions({ traced, encrypted }));
+      const { code } = await bundleWorkflowCode({
+        ...workflowBundleOptions({ traced, encrypted }),
+        ...(logger ? { logger } : {}),
+      });
       await writeFile(file, code);
       files.push(file);
     }

@@ -10,8 +10,9 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import { activitySettingsFromEnv } from './activities/index.js';
 import { dataConverterFromEnv, describeEncryption } from './codec/data-converter.js';
 import type { AdmissionSettings } from './config/admission.js';
+import { parse } from './config/env.js';
 import { loadTemporalConfig } from './config/temporal.js';
-import { loadWorkerTuning } from './config/worker.js';
+import { loadWorkerTuning, workflowBundleSchema } from './config/worker.js';
 import { isMainModule } from './is-main.js';
 import { createLogger } from './observability/logger.js';
 import { serviceRequestMetrics } from './observability/metrics.js';
@@ -59,7 +60,7 @@ export function prebuiltBundle(
   // bundles at start rather than write workflow failure messages in plain text.
   const variant = (file: string) =>
     `${file.replace(/\.js$/, '')}${traced ? '.otel' : ''}${encrypted ? '.encrypted' : ''}.js`;
-  const given = env.WORKFLOW_BUNDLE_PATH;
+  const given = parse(workflowBundleSchema, env).WORKFLOW_BUNDLE_PATH;
   if (given) {
     if (existsSync(variant(given))) return { workflowBundle: { codePath: variant(given) } };
     return encrypted ? {} : { workflowBundle: { codePath: given } };
@@ -96,6 +97,11 @@ export async function runWorker(
   const deployment = loadWorkerDeployment(env);
   // Payload encryption (docs/encryption.md): undefined when PAYLOAD_ENCRYPTION_KEYS(_FILE) is unset.
   const encryption = dataConverterFromEnv(env);
+  const workflowCode = prebuiltBundle(
+    env,
+    extra.plugins?.some((p) => p.name === 'OpenTelemetryPlugin'),
+    encryption !== undefined,
+  );
   // Without installObservability (a caller that installed its own Runtime), the startup events still
   // reach stdout at LOG_LEVEL, whatever level that Runtime's logger keeps.
   const log: Logger = observability?.logger ?? loggerFromEnv(env);
@@ -116,11 +122,7 @@ export async function runWorker(
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       shutdownGraceTime: '10s',
-      ...prebuiltBundle(
-        env,
-        extra.plugins?.some((p) => p.name === 'OpenTelemetryPlugin'),
-        encryption !== undefined,
-      ),
+      ...workflowCode,
       ...tuning,
       maxCachedWorkflows: cache.maxCachedWorkflows,
       ...workerDeploymentOptions(deployment),

@@ -55,6 +55,17 @@ describe('worker process', () => {
     expect(r.stderr).not.toContain('super-secret-key');
   });
 
+  it('refuses a WORKFLOW_BUNDLE_PATH that names no file, before connecting', async () => {
+    // The Temporal address is unreachable too: the variable is named first, as every other setting is.
+    const r = await run(['src/worker.ts'], {
+      ...serviceEnv,
+      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+      WORKFLOW_BUNDLE_PATH: '/nonexistent/workflow-bundle.js',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('worker: invalid configuration: WORKFLOW_BUNDLE_PATH names no file');
+  });
+
   it('refuses a private CALLBACK_PUBLIC_URL at start unless ALLOW_PRIVATE_URLS=true', async () => {
     const r = await run(['src/worker.ts'], {
       ...serviceEnv,

@@ -1,8 +1,20 @@
 // The worker's own settings: its sizing (WORKER_*) and its Worker Deployment version (TEMPORAL_DEPLOYMENT_NAME,
 // TEMPORAL_WORKER_BUILD_ID, TEMPORAL_VERSIONING_BEHAVIOR; read by src/temporal/worker-deployment.ts).
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { nonEmpty, parse, type Env } from './env.js';
 import type { WorkerTuning } from './types.js';
+
+/**
+ * The worker's prebuilt workflow bundle (src/bundle-workflows.ts writes it and its variants), instead of
+ * bundling at start. A path that names no file is refused at start rather than when the worker loads it.
+ */
+export const workflowBundleSchema = z.object({
+  WORKFLOW_BUNDLE_PATH: z
+    .string()
+    .refine((p) => existsSync(p), 'names no file')
+    .optional(),
+});
 
 /** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */
 export const workerTuningSchema = z

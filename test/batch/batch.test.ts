@@ -21,11 +21,10 @@ import { waitFor, waitForList } from '../support/visibility.js';
 let stack: Stack;
 const replay: Array<{ workflowId: string }> = [];
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
 });
 afterAll(async () => {
-  expect(await replayHistories(replay, await workflowBundle())).toBe(replay.length);
+  expect(await replayHistories(replay, workflowBundle())).toBe(replay.length);
   await stack.stop();
 });
 

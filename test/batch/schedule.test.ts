@@ -10,13 +10,12 @@ import {
   InvalidJobInputError,
   listBatchSchedules,
 } from '../../src/client/index.js';
-import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { imageJob, startStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { waitFor } from '../support/visibility.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
 });
 afterAll(async () => stack.stop());

@@ -16,7 +16,7 @@ async function workerSigningWith(secret: string[]): Promise<RunningWorker> {
   const callbacks = { publicUrl: stack.receiver.url, secret };
   return startWorker({
     taskQueue: stack.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: workflowBundle(),
     activities: createActivities({ ...stack.clients, callbacks }),
   });
 }

@@ -13,13 +13,12 @@ import { newPayloadKey } from '../../src/codec/keys.js';
 import { FileVideoStore } from '../../src/store/file-store.js';
 import { connectClient } from '../../src/temporal/connect-client.js';
 import { startStoreWorker } from '../store/support.js';
-import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { imageJob, startStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { cliEnv, cliPath, repoRoot, runCli } from '../support/run-cli.js';
 
 let stack: Stack;
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
 });
 afterAll(async () => stack.stop());

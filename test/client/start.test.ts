@@ -11,11 +11,10 @@ import { waitFor, waitForList } from '../support/visibility.js';
 let stack: Stack;
 const started: Array<{ workflowId: string }> = [];
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
 });
 afterAll(async () => {
-  expect(await replayHistories(started, await workflowBundle())).toBe(started.length);
+  expect(await replayHistories(started, workflowBundle())).toBe(started.length);
   await stack.stop();
 });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { locateTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { describeRun } from '../../src/client/index.js';
 import type { ReviewThenGenerateResult } from '../../src/job/definitions.js';
-import { countOps, startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { countOps, startStack, type Stack } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
 
 const run = promisify(execFile);
@@ -17,7 +17,6 @@ const readmeJson = readFileSync(new URL('./fixtures/readme-job.json', import.met
 
 let stack: Stack;
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
 });
 afterAll(async () => stack.stop());

@@ -9,7 +9,7 @@ import {
   startReviewThenGenerate,
   type ReviewJobHandle,
 } from '../../src/client/index.js';
-import { imageJob, startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { imageJob, startStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { waitFor, waitForList } from '../support/visibility.js';
 
@@ -23,7 +23,6 @@ const modelB = `vis-model-b-${tag}`;
 const batchId = `vis-batch-${tag}`;
 
 beforeAll(async () => {
-  await workflowBundle();
   stack = await startStack();
   const client = await testClient();
   stack.sandbox.setVideoOutcome({ model: modelB }, 'succeeded', 300_000);

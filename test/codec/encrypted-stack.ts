@@ -125,10 +125,7 @@ export async function replayEncrypted(workflowIds: string[], keys: string): Prom
   );
   const dataConverter = dataConverterFromEnv({ PAYLOAD_ENCRYPTION_KEYS: keys })!;
   let replayed = 0;
-  for await (const r of Worker.runReplayHistories(
-    { workflowBundle: await workflowBundle(), dataConverter },
-    histories,
-  )) {
+  for await (const r of Worker.runReplayHistories({ workflowBundle: workflowBundle(), dataConverter }, histories)) {
     if (r.error) throw new Error(`replay of ${r.workflowId} failed: ${String(r.error)}`);
     replayed++;
   }

@@ -6,14 +6,9 @@
 // loads its `.encrypted` bundle made as at image build time (dist/bundle-workflows.js): the failure
 // converter compiled into the workflow code is what keeps workflow failure messages encrypted.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowBundleOptions } from '../../src/bundle-workflows.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReviewThenGenerate, startReviewThenGenerateBatch } from '../../src/client/index.js';
 import { newPayloadKey } from '../../src/codec/keys.js';
 import type { ReviewThenGenerateInput } from '../../src/job/input.js';
@@ -52,24 +47,15 @@ function job(name: string, callbacks: boolean): ReviewThenGenerateInput {
 }
 
 let stack: EncryptedStack;
-const bundles = mkdtempSync(join(tmpdir(), 'rtg-enc-bundle-'));
 beforeAll(async () => {
   stack = await startEncryptedStack(KEYS, { reviewDurationMs: 300, videoDurationMs: 600 });
-  // WORKFLOW_BUNDLE_PATH=<dir>/workflow-bundle.js: an encrypting worker picks workflow-bundle.encrypted.js.
-  const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-  const { code } = await bundleWorkflowCode({
-    ...workflowBundleOptions({ traced: false, encrypted: true }),
-    logger: quiet,
-  });
-  writeFileSync(join(bundles, 'workflow-bundle.encrypted.js'), code);
-  const worker = await stack.worker(KEYS, { WORKFLOW_BUNDLE_PATH: join(bundles, 'workflow-bundle.js') });
+  // WORKFLOW_BUNDLE_PATH=<dir>/workflow-bundle.js: an encrypting worker picks workflow-bundle.encrypted.js
+  // beside it (the run's bundles, as src/bundle-workflows.ts writes them).
+  const worker = await stack.worker(KEYS, { WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath') });
   expect(worker.output()).toContain(`"encryption":"on (encrypting with key 'e2e-1'; decrypting e2e-1)"`);
   expect(worker.output()).toContain('"workflowCode":"prebuilt bundle"');
 });
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(bundles, { recursive: true, force: true });
-});
+afterAll(() => stack?.stop());
 
 describe('payload encryption, end to end', () => {
   it('stores only ciphertext for every job path, while helpers and the CLI read everything back', async () => {

@@ -2,7 +2,10 @@
 // results of those activities encrypted with A) finish after the worker restarts with [B, A]; what it writes
 // from then on is encrypted with B. A process that was given B alone says which key it misses.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getReviewJob, startReviewThenGenerate, type ReviewJobHandle } from '../../src/client/index.js';
 import { newPayloadKey } from '../../src/codec/keys.js';
 import { fastTiming, imageJob } from '../support/stack.js';
@@ -23,7 +26,12 @@ beforeAll(async () => {
   // The receiver is at step 1 of the rotation (docs/encryption.md): it knows B, still encrypts with A.
   stack = await startEncryptedStack(`${A},${B}`, { reviewDurationMs: 3_000, videoDurationMs: 500 });
 });
-afterAll(() => stack?.stop());
+// The run's plain bundle alone in a folder: no `.encrypted` variant beside it.
+const plainOnly = mkdtempSync(join(tmpdir(), 'rtg-plain-bundle-'));
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(plainOnly, { recursive: true, force: true });
+});
 
 async function untilSubmitted(job: ReviewJobHandle): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -56,7 +64,9 @@ describe('key rotation', () => {
     expect(await first.stop()).toBe(0);
 
     // Without an `.encrypted` bundle beside the given one, it bundles at start rather than use the plain one.
-    const second = await stack.worker(`${B},${A}`, { WORKFLOW_BUNDLE_PATH: '/nonexistent/workflow-bundle.js' });
+    const plain = join(plainOnly, 'workflow-bundle.js');
+    copyFileSync(inject('workflowBundlePath'), plain);
+    const second = await stack.worker(`${B},${A}`, { WORKFLOW_BUNDLE_PATH: plain });
     expect(second.output()).toContain(`"encryption":"on (encrypting with key 'b'; decrypting b, a)"`);
     expect(second.output()).toContain('"workflowCode":"bundled at start"');
     const { client: clientBA } = await stack.client(`${B},${A}`);

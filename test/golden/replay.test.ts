@@ -6,7 +6,7 @@
 // file ended as its path says.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from '@temporalio/worker';
+import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { workflowBundle } from '../support/stack.js';
 import { endingOf, fromGoldenJson, readVersion, recordedVersions } from './history-file.js';
@@ -76,13 +76,13 @@ describe('golden histories', () => {
   it.each(REPLAYED_AGAINST_CURRENT_CODE)(
     'every history recorded by %s replays against the current workflow code',
     async (version) => {
-      await expectReplays(version, await workflowBundle(), 'the current code');
+      await expectReplays(version, workflowBundle(), 'the current code');
     },
   );
 });
 
 /** Every history of `version` replays against `bundle`; a failure names the file and the core's reason. */
-async function expectReplays(version: string, bundle: { code: string }, against: string): Promise<void> {
+async function expectReplays(version: string, bundle: WorkflowBundleOption, against: string): Promise<void> {
   const files = readVersion(version);
   expect(files.length).toBeGreaterThan(0);
   const histories = files.map(({ content }) => ({

@@ -9,7 +9,7 @@ import { FailureType } from '../../src/model/failure-types.js';
 import type { Progress } from '../../src/job/definitions.js';
 import { validateReviewThenGenerateInput } from '../../src/job/input.js';
 import { failureOf } from '../support/failures.js';
-import { startStack, workflowBundle, type Stack } from '../support/stack.js';
+import { startStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { anyInput, asJson, mutatedInput, validShapeInput } from '../support/input-arbitraries.js';
 
@@ -85,7 +85,6 @@ describe('validateReviewThenGenerateInput', () => {
 describe('ReviewThenGenerate on the dev server with arbitrary input', () => {
   let stack: Stack;
   beforeAll(async () => {
-    await workflowBundle();
     stack = await startStack();
   });
   afterAll(async () => {

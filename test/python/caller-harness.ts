@@ -12,7 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPayloadKey } from '../../src/codec/keys.js';
 import { DEFAULT_TASK_QUEUE } from '../../src/config/temporal.js';
-import { imageJob, workflowBundle } from '../support/stack.js';
+import { imageJob } from '../support/stack.js';
 import { startCallerStack, type CallerStack } from './caller-stack.js';
 
 export interface CallerUnderTest {
@@ -137,7 +137,6 @@ export function describeCaller(caller: CallerUnderTest): void {
   function withCallerStack(mode: string, keys: string | undefined, use: (stack: CallerStack) => void) {
     let stack: CallerStack | undefined;
     beforeAll(async () => {
-      await workflowBundle();
       stack = await startCallerStack(`callers-${prefix}-${mode}-${tag}`, keys, {
         reviewDurationMs: 300,
         videoDurationMs: 600,

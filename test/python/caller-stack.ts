@@ -92,7 +92,7 @@ export async function startCallerStack(
         const dataConverter = keys ? dataConverterFromEnv({ PAYLOAD_ENCRYPTION_KEYS: keys }) : undefined;
         let replayed = 0;
         for await (const r of Worker.runReplayHistories(
-          { workflowBundle: await workflowBundle(), ...(dataConverter ? { dataConverter } : {}) },
+          { workflowBundle: workflowBundle(), ...(dataConverter ? { dataConverter } : {}) },
           histories,
         )) {
           if (r.error) throw new Error(`replay of ${r.workflowId} failed: ${String(r.error)}`);

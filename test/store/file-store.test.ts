@@ -153,6 +153,7 @@ it('a worker SIGKILLed mid-stream leaves no partial file; the retry on another w
       env: {
         ...process.env,
         TEMPORAL_ADDRESS: temporalAddress(),
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
         TEMPORAL_NAMESPACE: inject('temporalNamespace'),
         TEMPORAL_TASK_QUEUE: stack.taskQueue,
         VIDEO_API_BASE_URL: stack.sandbox.videoBaseUrl,

@@ -14,7 +14,7 @@ import { startWorker, type RunningWorker } from '../support/temporal.js';
 export async function startStoreWorker(stack: Stack, store: VideoStore | undefined): Promise<RunningWorker> {
   return startWorker({
     taskQueue: stack.taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: workflowBundle(),
     activities: createActivities({ ...stack.clients, callbacks: stack.activitySettings.callbacks, store }),
   });
 }

@@ -1,22 +1,22 @@
-// A complete stack for workflow tests: the sandbox (both services over HTTP), the callback receiver, and
-// a real worker with real clients, on the run's Temporal dev server. Everything on free ports.
-import { randomBytes, randomUUID } from 'node:crypto';
+// A complete stack for workflow tests: the sandbox (both services over HTTP), the callback receiver and the
+// clients as every stack assembles them (services-stack.ts), and a real worker, on the run's Temporal dev
+// server. Everything on free ports.
+import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundlePath, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type Activities, type ActivitySettings } from '../../src/activities/index.js';
 import { callbackUrlSecrets } from '../../src/callback-signing.js';
 import { loadAdmissionConfig, type AdmissionSettings } from '../../src/config/admission.js';
 import type { NotifySettings } from '../../src/config/notify.js';
-import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
-import type { CallbackHandlerOptions } from '../../src/callbacks/handler.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from 'temporal-review-video-sandbox';
+import type { CallbackServer } from '../../src/callbacks/server.js';
+import type { Sandbox, SandboxOptions } from 'temporal-review-video-sandbox';
 import { ReviewClient } from '../../src/services/review/client.js';
 import { VideoClient } from '../../src/services/video/client.js';
 import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
 import type { GenerateAndPoll } from '../../src/workflows/generate-and-poll.js';
 import type { GenerateAndPollInput } from '../../src/job/generate-and-poll-input.js';
-import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
+import { workflowsPath } from '../../src/workflows-path.js';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import {
   assertNoSecretsInHistories,
@@ -26,25 +26,25 @@ import {
   testClient,
   type RunningWorker,
 } from './temporal.js';
+import { startServicesStack, type CallbackOutcome } from './services-stack.js';
 import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
-const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
+export type { CallbackOutcome } from './services-stack.js';
+
 /**
- * Bundled once per test file: webpack is the slow part of starting a worker. Preloaded as our worker
- * bundles it, unless `preload` is false (a user's worker that only sets workflowsPath).
+ * The workflow code as our worker bundles it (our modules preloaded), bundled once per run by the
+ * global set-up (test/support/global-setup.ts): webpack is the slow part of starting a worker.
  */
-export function workflowBundle(preload = true) {
-  let bundle = bundles.get(preload);
-  if (!bundle) {
-    const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
-    bundle = bundleWorkflowCode({
-      workflowsPath,
-      ...(preload ? { preloadModules: workflowPreloadModules } : {}),
-      logger: quiet,
-    });
-    bundles.set(preload, bundle);
-  }
-  return bundle;
+export function workflowBundle(): WorkflowBundlePath {
+  return { codePath: inject('workflowBundlePath') };
+}
+
+let withoutPreload: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** A user's worker that only sets workflowsPath: nothing preloaded (the one file that needs it bundles it). */
+function workflowBundleWithoutPreload(): Promise<WorkflowBundleWithSourceMap> {
+  const quiet = { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} };
+  withoutPreload ??= bundleWorkflowCode({ workflowsPath, logger: quiet });
+  return withoutPreload;
 }
 
 export interface StackOptions {
@@ -70,8 +70,6 @@ export interface StackOptions {
   /** The in-process worker's webhook settings (NOTIFY_*); read at each call, so a test may change them. */
   notify?: NotifySettings;
 }
-
-export type CallbackOutcome = Parameters<NonNullable<CallbackHandlerOptions['onOutcome']>>[0];
 
 export interface Stack {
   sandbox: Sandbox;
@@ -110,34 +108,13 @@ export const fastTiming = {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const client = await testClient();
-  // The receiver listens on loopback: the sandbox and the clients must accept private addresses.
-  const sandbox = await startSandbox({ allowPrivateUrls: true, ...options.sandbox });
-  const secret = `cb-secret-${randomBytes(16).toString('hex')}`;
   const callbackOutcomes: CallbackOutcome[] = [];
-  const receiver = await startCallbackServer({
-    client,
-    secret,
-    host: '127.0.0.1',
-    port: 0,
+  const services = await startServicesStack(client, {
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.httpTimeoutMs ? { timeoutMs: options.httpTimeoutMs } : {}),
     onOutcome: (o) => callbackOutcomes.push(o),
   });
-  const timeoutMs = options.httpTimeoutMs ?? 2_000;
-  const clients = {
-    video: new VideoClient({
-      baseUrl: sandbox.videoBaseUrl,
-      apiKey: sandbox.apiKey,
-      cancelMethod: 'POST',
-      cancelPath: '/v1/task/cancel/{id}',
-      timeoutMs,
-      allowPrivateUrls: true,
-    }),
-    review: new ReviewClient({
-      baseUrl: sandbox.reviewBaseUrl,
-      accessToken: sandbox.accessToken,
-      timeoutMs,
-      allowPrivateUrls: true,
-    }),
-  };
+  const { sandbox, receiver, secret, clients, timeoutMs } = services;
   const callbacks = options.callbackAddress === false ? undefined : { publicUrl: receiver.url, secret };
   // The in-process worker reads the same variables as the worker processes, with the same quota key.
   const admission =
@@ -152,7 +129,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const launch = async () => {
     const w = await startWorker({
       taskQueue,
-      workflowBundle: await workflowBundle(options.preload ?? true),
+      workflowBundle: options.preload === false ? await workflowBundleWithoutPreload() : workflowBundle(),
       activities: options.wrapActivities ? options.wrapActivities(activities) : activities,
     });
     workers.push(w);
@@ -213,9 +190,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       for (const w of workers) await w.stop();
       await Promise.all(processes.map((p) => p.stop()));
-      await receiver.close();
-      await Promise.allSettled([clients.video.close(), clients.review.close()]);
-      await sandbox.close();
+      await services.close();
     },
   };
 }
@@ -266,13 +241,12 @@ export function countOps(sandbox: Sandbox): Record<string, number> {
 export function withStack(options: StackOptions, use: (stack: Stack) => void): void {
   let stack: Stack | undefined;
   beforeAll(async () => {
-    await workflowBundle();
     stack = await startStack(options);
     use(stack);
   });
   afterAll(async () => {
     if (!stack) return;
-    expect(await replayHistories(stack.handles, await workflowBundle())).toBe(stack.handles.length);
+    expect(await replayHistories(stack.handles, workflowBundle())).toBe(stack.handles.length);
     await assertNoSecretsInHistories(stack.handles, [
       stack.sandbox.apiKey,
       stack.sandbox.accessToken,

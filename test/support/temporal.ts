@@ -2,7 +2,7 @@
 // queue, and replay of the histories the test produced.
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions, type WorkflowBundleOption } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 
@@ -54,11 +54,11 @@ export async function startWorker(
 
 /**
  * Fetches each workflow's history from the server and replays it against the current workflow code
- * (given as a path, or as an already built bundle to skip webpack). Throws on the first non-determinism.
+ * (given as the workflows path, or as an already built bundle to skip webpack). Throws on the first non-determinism.
  */
 export async function replayHistories(
   handles: Array<WorkflowHandle | { workflowId: string }>,
-  workflows: string | WorkflowBundleWithSourceMap,
+  workflows: string | WorkflowBundleOption,
 ): Promise<number> {
   const client = await testClient();
   const histories = await Promise.all(

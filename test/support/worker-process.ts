@@ -2,6 +2,7 @@
 // several worker processes on one task queue use it, so nothing is shared in memory between workers.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const workerEntry = fileURLToPath(new URL('../../src/worker.ts', import.meta.url));
 
@@ -29,9 +30,13 @@ export function sandboxServiceEnv(sandbox: {
   };
 }
 
+/**
+ * Starts `src/worker.ts` with `env`. It loads the run's prebuilt workflow bundle (WORKFLOW_BUNDLE_PATH, as
+ * the image's worker loads its own) rather than bundling at start, unless `env` names another.
+ */
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', workerEntry], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,9 +5,6 @@
 // on B. Proved from the histories: each workflow task completed names the deployment version and the
 // identity (pid@host) of the worker process that completed it.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +21,6 @@ const deploymentName = `rtg-versioning-${randomUUID().slice(0, 8)}`;
 const taskQueue = `versioning-${randomUUID()}`;
 let client: Client;
 let sandbox: Sandbox;
-let bundleDir: string;
 const workers: Record<'A' | 'B', WorkerProcess | undefined> = { A: undefined, B: undefined };
 const handles: WorkflowHandle[] = [];
 
@@ -38,7 +34,7 @@ async function until<T>(get: () => Promise<T | undefined>, what: string, timeout
 }
 
 /** A worker process that is build `buildId` of the deployment, through the variables alone. */
-function startBuild(buildId: string, bundlePath: string): Promise<WorkerProcess> {
+function startBuild(buildId: string): Promise<WorkerProcess> {
   return startWorkerProcess({
     TEMPORAL_ADDRESS: temporalAddress(),
     TEMPORAL_NAMESPACE: inject('temporalNamespace'),
@@ -50,8 +46,6 @@ function startBuild(buildId: string, bundlePath: string): Promise<WorkerProcess>
     REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
     REVIEW_ACCESS_TOKEN: sandbox.accessToken,
     ALLOW_PRIVATE_URLS: 'true',
-    // The test's bundle, written to a file: no webpack in each process.
-    WORKFLOW_BUNDLE_PATH: bundlePath,
     // A provider quota, so that the jobs' creates go through the account's gate (never full here).
     VIDEO_MAX_TASKS_IN_FLIGHT: '10',
   });
@@ -111,19 +105,15 @@ function start(url: string, prompt?: string): Promise<WorkflowHandle> {
 beforeAll(async () => {
   client = await testClient();
   sandbox = await startSandbox({ allowPrivateUrls: true });
-  bundleDir = mkdtempSync(join(tmpdir(), 'rtg-versioning-'));
-  const bundlePath = join(bundleDir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await workflowBundle()).code);
-  [workers.A, workers.B] = await Promise.all([startBuild('build-a', bundlePath), startBuild('build-b', bundlePath)]);
+  [workers.A, workers.B] = await Promise.all([startBuild('build-a'), startBuild('build-b')]);
 });
 
 afterAll(async () => {
   try {
-    expect(await replayHistories(handles, await workflowBundle())).toBe(handles.length);
+    expect(await replayHistories(handles, workflowBundle())).toBe(handles.length);
   } finally {
     await Promise.all([workers.A?.stop(), workers.B?.stop()]);
     await sandbox?.close();
-    rmSync(bundleDir, { recursive: true, force: true });
   }
 });
 

@@ -329,7 +329,7 @@ describe('notifications', () => {
     const taskQueue = uniqueTaskQueue('no-check');
     // eslint-disable-next-line @typescript-eslint/no-unused-vars -- left out: a worker built before the check
     const { rtgCheckJobNeeds, ...older } = createActivities({ ...stack.clients, notify: settings });
-    const worker = await startWorker({ taskQueue, workflowBundle: await workflowBundle(), activities: older });
+    const worker = await startWorker({ taskQueue, workflowBundle: workflowBundle(), activities: older });
     try {
       const handle = await (
         await testClient()

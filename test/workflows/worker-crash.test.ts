@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
-import { expect, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { countOps, fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { temporalAddress } from '../support/temporal.js';
 
@@ -26,6 +26,7 @@ async function crashDuringCreate(
       env: {
         ...process.env,
         TEMPORAL_ADDRESS: temporalAddress(),
+        WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
         TEMPORAL_TASK_QUEUE: stack.taskQueue,
         VIDEO_API_BASE_URL: stack.sandbox.videoBaseUrl,
         VIDEO_API_KEY: stack.sandbox.apiKey,

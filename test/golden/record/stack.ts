@@ -1,7 +1,7 @@
 // What `npm run record-golden` runs the paths on, outside vitest: its own Temporal dev server, the sandbox,
-// the callback receiver and one in-process worker (callback address and a file store), all on free ports.
+// the callback receiver and the clients as the tests' stacks have them (test/support/services-stack.ts),
+// and in-process workers (callback address and a file store), all on free ports.
 // Short timings keep each recorded history small.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +10,11 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/
 import { createActivities } from '../../../src/activities/index.js';
 import type { AdmissionSettings } from '../../../src/config/admission.js';
 import { newNotifySecret } from '../../../src/index.js';
-import { startCallbackServer } from '../../../src/callbacks/server.js';
 import { startDevServer } from '../../../src/dev/temporal-dev-server.js';
-import { startSandbox, startWebhookReceiver, type Sandbox, type WebhookReceiver } from 'temporal-review-video-sandbox';
-import { ReviewClient } from '../../../src/services/review/client.js';
-import { VideoClient } from '../../../src/services/video/client.js';
+import { startWebhookReceiver, type Sandbox, type WebhookReceiver } from 'temporal-review-video-sandbox';
 import { FileVideoStore } from '../../../src/store/file-store.js';
-import { workflowPreloadModules, workflowsPath } from '../../../src/workflows-path.js';
+import { workflowBundleOptions } from '../../../src/bundle-workflows.js';
+import { startServicesStack } from '../../support/services-stack.js';
 
 export interface GoldenStack {
   client: Client;
@@ -59,34 +57,16 @@ export async function startGoldenStack(): Promise<GoldenStack> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const server = await startDevServer();
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
-  // The receiver listens on loopback: the sandbox and the clients accept private addresses.
-  const sandbox = await startSandbox({ allowPrivateUrls: true, videoFileBytes: 64 * 1024 });
-  const secret = randomBytes(24).toString('base64url');
-  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  // Assembled as the tests assemble theirs (test/support/services-stack.ts); small video files.
+  const services = await startServicesStack(client, { sandbox: { videoFileBytes: 64 * 1024 } });
+  const { sandbox, receiver, secret, clients } = services;
   const webhooks = await startWebhookReceiver();
   const notifySecret = newNotifySecret();
-  const clients = {
-    video: new VideoClient({
-      baseUrl: sandbox.videoBaseUrl,
-      apiKey: sandbox.apiKey,
-      cancelMethod: 'POST',
-      cancelPath: '/v1/task/cancel/{id}',
-      timeoutMs: 2_000,
-      allowPrivateUrls: true,
-    }),
-    review: new ReviewClient({
-      baseUrl: sandbox.reviewBaseUrl,
-      accessToken: sandbox.accessToken,
-      timeoutMs: 2_000,
-      allowPrivateUrls: true,
-    }),
-  };
   const storeDir = mkdtempSync(join(tmpdir(), 'rtg-golden-store-'));
   const taskQueue = 'golden-histories';
-  // Bundled as the tests and our worker's build bundle it: our modules preloaded.
+  // Bundled as the tests' run and our worker's image bundle it (src/bundle-workflows.ts, the plain variant).
   const workflowBundle = await bundleWorkflowCode({
-    workflowsPath,
-    preloadModules: workflowPreloadModules,
+    ...workflowBundleOptions({ traced: false, encrypted: false }),
     logger: quiet,
   });
   const workerOn = (queue: string, admission: AdmissionSettings) =>
@@ -126,10 +106,8 @@ export async function startGoldenStack(): Promise<GoldenStack> {
       worker.shutdown();
       reviewQuotaWorker.shutdown();
       await running;
-      await receiver.close();
       await webhooks.close();
-      await Promise.allSettled([clients.video.close(), clients.review.close()]);
-      await sandbox.close();
+      await services.close();
       await server.teardown();
       rmSync(storeDir, { recursive: true, force: true });
     },
