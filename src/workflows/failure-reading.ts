@@ -66,15 +66,15 @@ export function isFinalFailure(err: unknown): boolean {
 }
 
 /**
- * The failure an activity call ended with: the cause of an ActivityFailure, or the ApplicationFailure
- * itself, which is how this SDK reports the failure of a local activity (the confirming queries).
+ * The failure an activity call ended with: the cause of an ActivityFailure, or an ApplicationFailure that
+ * reached the workflow unwrapped (as a local activity's did; the package has none left).
  */
 export function applicationCause(err: unknown): ApplicationFailure | undefined {
   if (err instanceof ActivityFailure) return err.cause instanceof ApplicationFailure ? err.cause : undefined;
   return err instanceof ApplicationFailure ? err : undefined;
 }
 
-/** An activity call (local or not) failed, as opposed to the workflow code around it. */
+/** An activity call failed, as opposed to the workflow code around it. */
 export function isActivityCallFailure(err: unknown): boolean {
   return err instanceof ActivityFailure || err instanceof ApplicationFailure || err instanceof TimeoutFailure;
 }

@@ -5,5 +5,5 @@ export { ReviewThenGenerateBatch } from './batch.js';
 export { GenerateAndPoll } from './generate-and-poll.js';
 // The delivery of one notification of a job (docs/webhooks.md), started by the job as an abandoned child.
 export { ReviewThenGenerateNotification } from './notification.js';
-// Groundwork for quotas (issue 26): one gate per quota key; no job asks it for a slot yet.
+// One gate per quota key (docs/operations.md#provider-quotas): the creates and submits ask it for a slot.
 export { AdmissionGate } from './admission/gate.js';
