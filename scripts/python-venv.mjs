@@ -1,9 +1,12 @@
 // A project-local Python virtual environment under .tmp/ (ignored by git, prettier and eslint), filled from
-// PyPI by pip: the S3 test's moto server (s3-server.mjs) and the Python caller (python-caller.mjs). It is
+// PyPI by pip: the S3 test's moto server (s3-server.mjs), the Python caller (python-caller.mjs) and the
+// official Python SDKs (python-sdks.mjs). It is
 // built beside its final place and renamed, so an interrupted install never looks complete.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function onPath(name) {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -41,5 +44,57 @@ export function installVenv(venv, pipArgs, what, afterMove) {
     afterMove?.(join(venv, 'bin', 'python'));
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A Python with the packages pinned in `requirements` (`name==version` lines): the interpreter named by
+ * the environment variable `envVar`, else the project's copy under .tmp/<name>/ (one per content of that
+ * file), else one installed there from PyPI. `imports` is what the interpreter must import besides the
+ * pins' versions. Returns `locate()`: { path, route }, or throws.
+ */
+export function pinnedPython({ name, requirements, envVar, imports, timeoutMs = 60_000 }) {
+  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const pins = readFileSync(requirements, 'utf8');
+  const pinned = pins
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const venv = join(projectRoot, '.tmp', name, createHash('sha256').update(pins).digest('hex').slice(0, 12));
+  const installed = join(venv, 'bin', 'python');
+  const hasPins = (python) => {
+    const check = pinned
+      .map((p) => p.split('=='))
+      .map(
+        ([pkg, version]) =>
+          `assert version(${JSON.stringify(pkg)}) == ${JSON.stringify(version)}, ${JSON.stringify(pkg)}`,
+      )
+      .join('; ');
+    const code = `from importlib.metadata import version; ${check}; import ${imports.join(', ')}`;
+    return spawnSync(python, ['-c', code], { timeout: timeoutMs }).status === 0;
+  };
+  const what = pinned.join(', ');
+  return function locate() {
+    const explicit = process.env[envVar];
+    if (explicit) {
+      if (!hasPins(explicit)) throw new Error(`${envVar}=${explicit} lacks ${what}`);
+      return { path: explicit, route: envVar };
+    }
+    if (existsSync(installed) && hasPins(installed)) return { path: installed, route: `project copy (.tmp/${name})` };
+    const started = Date.now();
+    installVenv(venv, ['--only-binary=:all:', '-r', requirements], what);
+    if (!hasPins(installed)) throw new Error(`${what} were installed but do not import`);
+    return { path: installed, route: `installed ${what} from PyPI in ${((Date.now() - started) / 1000).toFixed(1)}s` };
+  };
+}
+
+/** Runs `locate` as the script `label` (`--print-path` prints only the path); exits 1 with the reason. */
+export function runAsScript(label, locate) {
+  try {
+    const found = locate();
+    console.log(process.argv.includes('--print-path') ? found.path : `${label}: ${found.path} via ${found.route}`);
+  } catch (err) {
+    console.error(`${label}: ${err.message}`);
+    process.exit(1);
   }
 }
