@@ -98,11 +98,12 @@ describe('a daily budget of 10 seconds of video', () => {
     expect((await gate()).spentToday?.['default']).toEqual({ tasks: 2, seconds: 10 });
     // Its length unknown, a GenerateAndPoll create is refused too, naming the field of its entry point.
     const unknown = await stack.startGenerateAndPoll({
-      entryPoint: 'videos',
-      body: { model: 'sora-like', prompt: `unknown ${run}` },
+      entryPoint: 'unifiedVideo',
+      body: { model: 'video-model-1', prompt: `unknown ${run}` },
       timing,
     });
-    expect((await failureOf(unknown)).message).toContain('body.seconds: is required: tenant default');
+    expect((await failureOf(unknown)).message).toContain('body.duration: is required: tenant default');
+    expect(creates(`unknown ${run}`)).toHaveLength(0);
     await third.cancel();
     await until(async () => (await gate()).waiting === 0, 'the cancelled job to withdraw its request');
   });
