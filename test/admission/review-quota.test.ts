@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery, type GateStateView } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/job/definitions.js';
+import { failureOf } from '../support/failures.js';
 import { runCli } from '../support/run-cli.js';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
@@ -100,11 +101,15 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
   it('a job waits in waiting_for_quota, and its review time-out starts only when it is admitted', async () => {
     stack.sandbox.reset();
     stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 2 });
-    // Two reviews that take 30 s hold both slots once submitted (long enough for two CLI runs on a busy
-    // machine: 12 s was not, beside a soak); the third job may review for 3 s only.
-    const holders = await Promise.all(reviewJobs(2, 30_000).map((input) => stack.start(input)));
-    for (const h of holders)
+    // Two reviews that would take 10 min hold both slots once submitted, until the test cancels them at the
+    // service (a fixed length was always too short for two CLI runs on some busy machine); the third job
+    // may review for 3 s only.
+    const holders = await Promise.all(reviewJobs(2, 600_000).map((input) => stack.start(input)));
+    const holderTasks: string[] = [];
+    for (const h of holders) {
       await until(async () => Boolean((await h.query(progressQuery)).review.tasks[0]?.taskId), 'the holders to submit');
+      holderTasks.push((await h.query(progressQuery)).review.tasks[0]!.taskId);
+    }
     const [late] = reviewJobs(1, 300);
     late!.timing = { ...fastTiming, reviewTimeoutMs: 3_000 };
     const waiter = await stack.start(late!);
@@ -116,12 +121,16 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
     expect(gates.find((g) => g.key === reviewKey())).toMatchObject({ capacity: 2, inFlight: 2, waiting: 1 });
     const status = await runCli(['status', waiter.workflowId, '--json'], { taskQueue: stack.taskQueue });
     expect((JSON.parse(status.stdout) as { quotaPosition?: number }).quotaPosition).toBe(0);
+    // Longer than its review time-out in the line, then the holders' reviews end (cancelled at the service).
+    const { waitingSince } = (await waiter.query(progressQuery)).admission!;
+    await new Promise((r) => setTimeout(r, Math.max(0, waitingSince + 3_500 - Date.now())));
+    for (const taskId of holderTasks) stack.sandbox.cancelReviewTask(taskId);
     const result = await waiter.result();
     expect(result.state).toBe('succeeded');
     const admission = (await waiter.query(progressQuery)).admission!;
     // It waited longer than its review time-out, and did not fail ReviewTimedOut.
     expect(admission.admittedAt! - admission.waitingSince).toBeGreaterThan(3_000);
-    await Promise.all(holders.map((h) => h.result()));
+    for (const h of holders) expect((await failureOf(h)).type).toBe('ReviewCancelled');
     expect(stack.sandbox.quotaStats().review).toMatchObject({ peakInFlight: 2, refused: 0 });
   });
 
