@@ -69,6 +69,7 @@ const timers = [
   'test/admission/gateway-quota.test.ts',
   'test/admission/gateway-slot.test.ts',
   'test/admission/rate.test.ts',
+  'test/admission/rate-late-create.test.ts',
   'test/admission/video-budget-seconds.test.ts',
   'test/batch/batch.test.ts',
   'test/batch/read-jobs.test.ts',

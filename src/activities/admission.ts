@@ -56,7 +56,10 @@ async function signalGate(client: Client, taskQueue: string, gate: AdmissionGate
  * Asks, for the run of the current activity, a slot of the gate `wanted.settings.key` (starting the gate
  * if needed); which grant (grantIdOf) when the gate granted it at once, else undefined.
  */
-export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise<string | undefined> {
+export async function askForSlot(
+  wanted: SlotWanted,
+  ask: AdmissionAsk,
+): Promise<{ grant: string; sendBy?: number } | undefined> {
   const { settings, limits, group, seconds } = wanted;
   const ctx = Context.current();
   const run = ctx.info.workflowExecution;
@@ -99,7 +102,8 @@ export async function askForSlot(wanted: SlotWanted, ask: AdmissionAsk): Promise
         }),
       }),
     );
-    return answer.granted ? grantIdOf(answer) : undefined;
+    if (!answer.granted) return undefined;
+    return { grant: grantIdOf(answer), ...(answer.sendBy !== undefined ? { sendBy: answer.sendBy } : {}) };
   } catch {
     // Throttled (a burst of asks: Temporal admits few updates to one workflow at a time), or slow: the
     // ask is signalled instead, and the run waits for the grant. If the update did reach the gate and
@@ -133,8 +137,8 @@ export async function sendWithinQuota<T>(
 ): Promise<T | QuotaAnswer> {
   if (wanted && ask && !ask.granted) {
     const slot = { key: wanted.settings.key, requestId: ask.requestId };
-    const grant = await askForSlot(wanted, ask);
-    return grant !== undefined ? { admitted: { ...slot, grant } } : { queued: slot };
+    const granted = await askForSlot(wanted, ask);
+    return granted !== undefined ? { admitted: { ...slot, ...granted } } : { queued: slot };
   }
   try {
     return await send();

@@ -121,6 +121,8 @@ export interface HeldSlotRef {
   requestId: string;
   /** Which grant it holds (admission grantIdOf): a later lease check of this grant is not a new one. */
   grant?: string;
+  /** With a rate limit: by when the gate assumes its create answered (SlotGranted.sendBy). */
+  sendBy?: number;
 }
 
 /**

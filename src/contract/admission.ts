@@ -65,6 +65,15 @@ export interface GrantedSlot {
   grantedAt: number;
   /** The gate checks the holder is still running when this passes, and frees the slot if not. */
   leaseUntil: number;
+  /** With a rate limit: by when the gate assumes the create answered (SlotGranted.sendBy). */
+  sendBy?: number;
+}
+
+/** One grant in a rate window: granted `at`; its create answered at `sent`, once the run said so. */
+export interface RateEntry {
+  requestId: string;
+  at: number;
+  sent?: number;
 }
 
 /** The whole state of one gate: what continue-as-new carries. */
@@ -83,8 +92,8 @@ export interface GateSnapshot {
   refusalsInRow?: number;
   releasesSinceRefusal?: number;
   rate?: { limit: number; windowMs: number };
-  /** The grants within the rate's window (ms epoch). */
-  recentGrants?: number[];
+  /** The grants within the rate's window; a bare time (ms epoch) is a grant that names no request. */
+  recentGrants?: Array<RateEntry | number>;
   budgets?: Record<string, TenantBudget>;
   /** The UTC day (days since the epoch) `spent` counts. */
   budgetDay?: number;
@@ -135,6 +144,11 @@ export interface SlotGranted {
   /** When this grant was made. */
   grantedAt: number;
   leaseUntil: number;
+  /**
+   * With a rate limit: by when the gate assumes the create answered (gate-rate.ts); a run whose create is
+   * answered later tells the gate at once (slotSent).
+   */
+  sendBy?: number;
 }
 
 /**
@@ -159,6 +173,16 @@ export interface SlotRefused {
   retryAfterMs?: number;
 }
 
+export interface SlotSent {
+  requestId: string;
+  sentAt: number;
+}
+
+export interface SlotRelease {
+  requestId: string;
+  sentAt?: number;
+}
+
 /** The gate's workflow id for a quota key. */
 export function admissionGateId(key: string): string {
   return `admission-${key}`;
@@ -170,8 +194,13 @@ export const acquireSlotSignal = defineSignal<[SlotAsk]>('acquireSlot');
  * a slot was free and the request was next in line, with the grant's number (`grant`); then no
  * `slotGranted` signal follows. Otherwise the request waits, as if signalled.
  */
-export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean; grant?: number }, [SlotAsk]>('acquireSlotNow');
-export const releaseSlotSignal = defineSignal<[{ requestId: string }]>('releaseSlot');
+export const acquireSlotNowUpdate = defineUpdate<{ granted: boolean; grant?: number; sendBy?: number }, [SlotAsk]>(
+  'acquireSlotNow',
+);
+/** A run gives its slot back; `sentAt`: when its create (submit) was answered, if one was (the rate window). */
+export const releaseSlotSignal = defineSignal<[SlotRelease]>('releaseSlot');
+/** A run's create was answered after the grant's `sendBy`: the rate window counts it from `sentAt`. */
+export const slotSentSignal = defineSignal<[SlotSent]>('slotSent');
 export const slotRefusedSignal = defineSignal<[SlotRefused]>('slotRefused');
 /** Sent by the gate to the requesting run. */
 export const slotDeniedSignal = defineSignal<[SlotDenied]>('slotDenied');

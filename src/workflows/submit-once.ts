@@ -12,7 +12,7 @@ import { countedAmbiguity } from './job-metrics.js';
 import type { RemoteTask } from './remote-task.js';
 
 /** A remote task's place in the provider's quota, as its submit sees it (QuotaTicket). */
-export type SubmitQuota = Pick<QuotaTicket, 'ask' | 'admittedAtOnce' | 'waitFor' | 'sent'>;
+export type SubmitQuota = Pick<QuotaTicket, 'ask' | 'admittedAtOnce' | 'waitFor' | 'sent' | 'answered'>;
 
 export interface SubmitOnce<A, F> {
   job: { resubmitOnAmbiguity: boolean; timing: { createAmbiguityGraceMs: number } };
@@ -48,6 +48,7 @@ export async function submitAtMostOnce<A extends object, F>(s: SubmitOnce<A, F>)
       const ambiguity = ambiguityOf(err);
       if (!ambiguity) throw err;
       ambiguous++;
+      await s.quota.answered(); // it may have been made: the provider may count it
       s.task.apply({ type: 'submitAmbiguous' });
       s.run.noteError(`${s.label} ambiguous (${ambiguous}): ${ambiguity.message}`);
       const next = await countedAmbiguity(
@@ -78,7 +79,7 @@ export async function submitAtMostOnce<A extends object, F>(s: SubmitOnce<A, F>)
       s.task.apply({ type: 'admitted' });
       continue;
     }
-    s.quota.sent();
+    await s.quota.sent();
     return { sent: answer, deadline };
   }
 }

@@ -1,19 +1,21 @@
 // The providers' caps on creates and submits per minute (issue 26), with a 2 s window so that the test is
 // short: the worker caps video creates, and review submits, at 2 per window, against a sandbox that
 // refuses a third one within its own window.
-// The gate counts each grant for the window plus a margin (gate-rate.ts), which covers the time from a
-// grant to its create reaching the provider.
+// The gate counts each grant for the window plus a margin (gate-rate.ts) until its run tells when the
+// create was answered: with the release here (the sandbox answers at once), so no create is reported late.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { gateSignals } from '../support/gate-signals.js';
 import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 
 const WINDOW_MS = 2_000;
+const videoKey = `video@rate-${randomUUID()}`;
 let stack: Stack;
 withStack(
   {
     admission: {
-      video: { key: `video@rate-${randomUUID()}`, byModel: {}, maxCreatesPerMinute: 2, createsWindowMs: WINDOW_MS },
+      video: { key: videoKey, byModel: {}, maxCreatesPerMinute: 2, createsWindowMs: WINDOW_MS },
       review: { key: `review@rate-${randomUUID()}`, maxSubmitsPerMinute: 2, submitsWindowMs: WINDOW_MS },
     },
   },
@@ -51,6 +53,12 @@ describe('VIDEO_MAX_CREATES_PER_MINUTE', () => {
       const events = (await client.workflow.getHandle(h.workflowId).fetchHistory()).events ?? [];
       expect(events.every((e) => (e.activityTaskStartedEventAttributes?.attempt ?? 1) === 1)).toBe(true);
     }
+    // Each run gave its slot back with when its create was answered, after the provider counted it.
+    const signals = await gateSignals(videoKey);
+    const released = signals.filter((s) => s.name === 'releaseSlot').map((s) => s.input.sentAt as number);
+    expect(released).toHaveLength(6);
+    released.sort((a, b) => a - b).forEach((at, i) => expect(at).toBeGreaterThanOrEqual(creates[i]!));
+    expect(signals.filter((s) => s.name === 'slotSent')).toEqual([]);
   });
 
   it('REVIEW_MAX_SUBMITS_PER_MINUTE: 6 jobs with a review each, never more than 2 submits in a window', async () => {

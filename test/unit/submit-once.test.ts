@@ -30,7 +30,8 @@ function recordingQuota(grantAfterMs = 0) {
       calls.push('queued' in wait ? 'wait (queued)' : 'wait (refused)');
       vi.setSystemTime(Date.now() + grantAfterMs);
     },
-    sent: () => void calls.push('sent'),
+    sent: async () => void calls.push('sent'),
+    answered: async () => void calls.push('answered'),
   };
   return { quota, calls };
 }

@@ -128,8 +128,12 @@ export class GateState {
     return this.waiting.some((r) => !this.#budgets.fits(r, now)) ? this.#budgets.nextDay(now) : undefined;
   }
 
-  /** Frees a granted slot (a task ended: a refusal's ceiling rises by one) or withdraws a waiting request; unknown ids are ignored (false). */
-  release(requestId: string): boolean {
+  /**
+   * Frees a granted slot (a task ended: a refusal's ceiling rises by one) or withdraws a waiting request;
+   * unknown ids are ignored (false). `sentAt`: when the slot's create was answered (the rate window).
+   */
+  release(requestId: string, sentAt?: number): boolean {
+    if (sentAt !== undefined) this.sent(requestId, sentAt);
     if (this.granted.delete(requestId)) {
       this.#pressure.released(this.#capacity);
       return true;
@@ -137,6 +141,11 @@ export class GateState {
     const before = this.waiting.length;
     this.waiting = this.waiting.filter((w) => w.requestId !== requestId);
     return this.waiting.length !== before;
+  }
+
+  /** The create of `requestId`'s grant was answered at `at` (later than assumed, or with its release). */
+  sent(requestId: string, at: number): void {
+    this.#rate.sent(requestId, at);
   }
 
   /** Extends a granted slot's lease; false when the slot is not held (released or expired). */
@@ -171,8 +180,8 @@ export class GateState {
     return chosen.map((r) => {
       const grant = this.grants++;
       this.lastServed.set(r.fairnessKey, grant);
-      this.#rate.record(now);
-      const slot: HeldSlot = { ...r, grant, grantedAt: now, leaseUntil };
+      const sendBy = this.#rate.record(r.requestId, now);
+      const slot: HeldSlot = { ...r, grant, grantedAt: now, leaseUntil, ...(sendBy !== undefined ? { sendBy } : {}) };
       this.granted.set(r.requestId, slot);
       return slotView(slot);
     });

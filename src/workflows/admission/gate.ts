@@ -9,6 +9,8 @@
 // otherwise the lease is extended. So a live holder needs no renewals (no billable signals), and a dead
 // one holds a slot at most one lease. A grant to a run that is already gone fails the same way and frees
 // the slot at once.
+// With a creates-per-minute limit, a run tells when its create was answered: with its release, or at
+// once (`slotSent`) when later than the grant's `sendBy` (gate-rate.ts).
 // A grant the provider refused comes back with `slotRefused` (gate-state.ts: back-pressure); a refusal's
 // Retry-After holds every grant until it has passed (a timer). Each ask carries its worker's limits.
 // History is bounded by continue-as-new carrying the whole state, after every handler and every grant
@@ -33,6 +35,7 @@ import {
   slotDeniedSignal,
   slotRefusedSignal,
   slotGrantedSignal,
+  slotSentSignal,
   slotPositionQuery,
   type AdmissionGateInput,
   type GrantedSlot,
@@ -48,6 +51,7 @@ export const DEFAULT_LEASE_MS = 10 * 60_000;
 const grantedNow = (slot: GrantedSlot) => ({
   granted: true,
   ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
+  ...(slot.sendBy !== undefined ? { sendBy: slot.sendBy } : {}),
 });
 /** Far below Temporal's 50,000-event limit, and well before its continue-as-new suggestion (~4,000 in some setups). */
 export const DEFAULT_MAX_HISTORY_EVENTS = 10_000;
@@ -68,9 +72,11 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
   setHandler(slotRefusedSignal, ({ requestId, retryAfterMs }) => {
     changed = gate.refuse(requestId, Date.now(), retryAfterMs) || changed;
   });
-  setHandler(releaseSlotSignal, ({ requestId }) => {
-    changed = gate.release(requestId) || changed;
+  setHandler(releaseSlotSignal, ({ requestId, sentAt }) => {
+    changed = gate.release(requestId, sentAt) || changed;
   });
+  // A create answered later than its grant's sendBy: the rate window holds it longer (nothing to grant).
+  setHandler(slotSentSignal, ({ requestId, sentAt }) => gate.sent(requestId, sentAt));
   setHandler(renewSlotSignal, ({ requestId }) => void gate.renew(requestId, Date.now() + leaseMs));
   setHandler(gateStateQuery, () => gate.view(input.key, Date.now()));
   setHandler(slotPositionQuery, (requestId) => gate.position(requestId));
@@ -84,6 +90,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
         ...(slot.grant !== undefined ? { grant: slot.grant } : {}),
         grantedAt: slot.grantedAt,
         leaseUntil: slot.leaseUntil,
+        ...(slot.sendBy !== undefined ? { sendBy: slot.sendBy } : {}),
       })
       .catch(() => {
         changed = gate.release(slot.requestId) || changed;
@@ -121,7 +128,7 @@ export async function AdmissionGate(input: AdmissionGateInput): Promise<void> {
     // A request the gate already had (asked by a signal too: this update's answer may have no listener
     // left) is granted by the loop, with a signal, never silently in this answer.
     if (!added) return { granted: false };
-    let granted: { granted: boolean; grant?: number } = { granted: false };
+    let granted: ReturnType<typeof grantedNow> | { granted: false } = { granted: false };
     for (const slot of gate.grant(now, now + leaseMs)) {
       if (slot.requestId === ask.requestId) granted = grantedNow(slot);
       else tell(slot);

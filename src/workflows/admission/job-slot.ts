@@ -16,7 +16,7 @@ import {
 import type { ReviewThenGenerateJob } from '../../job/input.js';
 import { countQuotaRefusal, recordAdmissionWait } from '../job-metrics.js';
 import { DEFAULT_FAIRNESS_KEY } from '../../model/priority.js';
-import { releaseSlot } from './requester.js';
+import { releaseSlot, reportSentLate } from './requester.js';
 import type { QuotaSlot, RunSlots, SlotOwner } from './run-slots.js';
 
 /**
@@ -45,6 +45,8 @@ export class QuotaTicket {
   readonly ask: AdmissionAsk;
   /** The grants this task took (grantIdOf): a lease check repeats one of them, and is never a new grant. */
   readonly #taken = new Set<string>();
+  /** With a rate limit: by when the gate assumes this task's create answered (gate-rate.ts). */
+  #sendBy: number | undefined;
   #waitingSince: number | undefined;
   #key: string | undefined;
 
@@ -83,7 +85,9 @@ export class QuotaTicket {
     this.#waitingSince ??= Date.now();
     this.run.quotaSlots.queued(this.owner, slot);
     this.run.waitForQuota(this.owner, slot, 'refused' in wait ? wait.refused.message : undefined);
-    this.#taken.add(await this.#grant(slot));
+    const grant = await this.#grant(slot);
+    this.#taken.add(grant);
+    this.#sendBy = this.run.quotaSlots.grants.sendByOf(slot.requestId, grant);
     this.ask.granted = true;
     this.run.admitted(this.owner, this.run.quotaSlots.admitted(this.owner));
   }
@@ -94,6 +98,7 @@ export class QuotaTicket {
    */
   admittedAtOnce(slot: HeldSlotRef): void {
     if (slot.grant !== undefined) this.#taken.add(slot.grant);
+    this.#sendBy = slot.sendBy;
     this.#key = slot.key;
     this.#waitingSince ??= Date.now();
     this.ask.granted = true;
@@ -101,9 +106,25 @@ export class QuotaTicket {
     this.run.admittedAtOnce(this.owner, slot);
   }
 
-  /** The task was made: how long it waited is recorded (metrics). */
-  sent(): void {
+  /** The task was made: how long it waited is recorded (metrics), and when its create was answered. */
+  async sent(): Promise<void> {
     if (this.#key !== undefined && this.#waitingSince !== undefined) recordAdmissionWait(this.#key, this.#waitingSince);
+    await this.answered();
+  }
+
+  /**
+   * The create (submit) was answered, made or ambiguous: the provider counted it by now. The gate learns
+   * the time with the release; at once when it is past the grant's sendBy, so that its rate window does
+   * not reopen before the provider's meanwhile (one signal, only for a late create).
+   */
+  async answered(): Promise<void> {
+    const requestId = this.run.quotaSlots.requestIdOf(this.owner);
+    if (this.#key === undefined || requestId === undefined) return;
+    const now = Date.now();
+    this.run.quotaSlots.sent(this.owner, now);
+    const late = this.#sendBy !== undefined && now > this.#sendBy;
+    this.#sendBy = undefined;
+    if (late) await CancellationScope.nonCancellable(() => reportSentLate(this.#key!, requestId, now));
   }
 
   /** Waits for a grant this task has not taken yet (a lease check repeats one it took): which grant. */
@@ -134,5 +155,5 @@ export class QuotaTicket {
  */
 export async function releaseQuotaSlots(run: Pick<QuotaReport, 'quotaSlots'>, owner?: SlotOwner): Promise<void> {
   for (const slot of run.quotaSlots.take(owner))
-    await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId));
+    await CancellationScope.nonCancellable(() => releaseSlot(slot.key, slot.requestId, slot.sentAt));
 }

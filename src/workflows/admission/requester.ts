@@ -10,6 +10,7 @@ import {
   releaseSlotSignal,
   slotDeniedSignal,
   slotGrantedSignal,
+  slotSentSignal,
 } from '../../contract/admission.js';
 
 /**
@@ -20,6 +21,8 @@ import {
  */
 export class SlotGrants {
   readonly #told = new Map<string, string[]>();
+  /** By grant id: by when the gate assumes its create answered (rate-limited gates only). */
+  readonly #sendBy = new Map<string, number>();
   /** Requests the gate will not grant (a spent budget), with why. */
   readonly #denied = new Map<string, string>();
 
@@ -28,6 +31,7 @@ export class SlotGrants {
       const told = this.#told.get(granted.requestId) ?? [];
       const id = grantIdOf(granted);
       if (!told.includes(id)) this.#told.set(granted.requestId, [...told, id]); // a lease check repeats one
+      if (granted.sendBy !== undefined) this.#sendBy.set(`${granted.requestId}${id}`, granted.sendBy);
     });
     setHandler(slotDeniedSignal, ({ requestId, message }) => void this.#denied.set(requestId, message));
   }
@@ -49,11 +53,26 @@ export class SlotGrants {
     const denied = this.#denied.get(requestId);
     return denied !== undefined ? { denied } : fresh();
   }
+
+  /** By when the gate assumes the create of `requestId`'s grant `grant` answered, if it counts creates. */
+  sendByOf(requestId: string, grant: string): number | undefined {
+    return this.#sendBy.get(`${requestId}${grant}`);
+  }
 }
 
-/** Gives a slot back, or withdraws a waiting request (idempotent at the gate); a gate that is gone is not an error. */
-export async function releaseSlot(key: string, requestId: string): Promise<void> {
+/**
+ * Gives a slot back, or withdraws a waiting request (idempotent at the gate), with when its create was
+ * answered if it was sent (the gate's rate window); a gate that is gone is not an error.
+ */
+export async function releaseSlot(key: string, requestId: string, sentAt?: number): Promise<void> {
   await getExternalWorkflowHandle(admissionGateId(key))
-    .signal(releaseSlotSignal, { requestId })
+    .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) })
     .catch(() => undefined); // the gate is not running (ExternalWorkflowExecutionNotFound): nothing is held
+}
+
+/** The create was answered after the grant's sendBy: the gate's rate window counts it from `sentAt`. */
+export async function reportSentLate(key: string, requestId: string, sentAt: number): Promise<void> {
+  await getExternalWorkflowHandle(admissionGateId(key))
+    .signal(slotSentSignal, { requestId, sentAt })
+    .catch(() => undefined); // the gate is gone: it counts nothing any more
 }

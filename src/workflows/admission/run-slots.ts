@@ -8,6 +8,8 @@ export type SlotOwner = `review batch ${number}` | 'video create';
 export interface QuotaSlot {
   key: string;
   requestId: string;
+  /** When the slot's create (submit) was answered: the gate's rate window counts it from then. */
+  sentAt?: number;
 }
 
 export class RunSlots {
@@ -34,6 +36,12 @@ export class RunSlots {
   admitted(owner: SlotOwner): boolean {
     this.#waiting.delete(owner);
     return this.#waiting.size === 0;
+  }
+
+  /** `owner`'s create (submit) was answered at `at` (the latest answer, after a resubmit). */
+  sent(owner: SlotOwner, at: number): void {
+    const slot = this.#slots.get(owner);
+    if (slot) this.#slots.set(owner, { ...slot, sentAt: at });
   }
 
   requestIdOf(owner: SlotOwner): string | undefined {
