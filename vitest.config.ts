@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.js';
 
 // Four lanes (vitest projects) hold every test file once, grouped by the resource a file spends, and
 // `npm test` runs them one after another (sequence.groupOrder), each at the parallelism that resource
@@ -8,15 +9,17 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // the test, and the sandbox in the test's own process where the file takes a second or so. A file may join
 // only if neither it nor a helper it imports calls testClient, startWorker, startStack/withStack or
 // inject(...), or spawns a process.
-// timers: workflows on the dev server with an in-process worker, and the sandbox in the test's process,
-// where a file spends its time waiting on the services' durations, the runs' timers and query spacing,
-// not on a core: more of them run at a time. A file that spawns a process does not belong here.
+// timers: workflows on the dev server, and the sandbox in the test's process, where a file spends its time
+// waiting on the services' durations, the runs' timers and query spacing, not on a core: more of them run
+// at a time. A file that starts or kills processes along the way does not belong here (one worker process
+// started with the file's stack does).
 // integration: the files that spend CPU: worker, receiver, CLI and dev-stack processes (each starts
 // Node and tsx), the golden replay, the property tests on the server.
 // system: the soak, the 2,000-job batch, the package installed from its tarball, the Go, Python, S3 and
 // Helm tests: whole processes, toolchains and many jobs; they run two at a time, last.
 //
 // timers, integration and system share one dev server and one workflow bundle (test/support/global-setup.ts).
+// Within a lane the longest files start first (test/support/longest-first.ts).
 
 const unit = [
   'test/unit/**/*.test.ts',
@@ -107,8 +110,13 @@ const timers = [
   'test/workflows/stopped-poll-backoff.test.ts',
   'test/workflows/sync-review-retry-after.test.ts',
   'test/workflows/sync-review.test.ts',
-  // Not notify-crash, two-workers, worker-crash (they spawn worker processes), nor history-size (a job of
-  // 500 polls: workflow tasks and a replay, CPU): in integration.
+  // A job of 500 polls: one activity whose retries the server schedules, a GET each, no workflow task.
+  'test/workflows/history-size.test.ts',
+  // One worker process at the start, then jobs waiting on the sandbox's durations and the quotas: counts
+  // and order only, whatever the machine's load.
+  'test/admission/video-quota.test.ts',
+  'test/admission/review-quota.test.ts',
+  // Not notify-crash, two-workers, worker-crash: they kill and start worker processes along the way.
 ];
 
 const system = [
@@ -136,6 +144,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     // A lane's own maxWorkers wins; this is for a run of files outside the lanes (none today).
     maxWorkers: 2,
     reporters: ['default'],
