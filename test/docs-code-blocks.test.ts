@@ -22,17 +22,11 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { main as cli } from '../src/cli.js';
-import { admissionConfigSchema } from '../src/config/admission.js';
-import { callbackConfigSchema } from '../src/config/callbacks.js';
-import { codecServerConfigSchema, encryptionConfigSchema } from '../src/config/encryption.js';
-import { notifyConfigSchema } from '../src/config/notify.js';
-import { servicesConfigSchema } from '../src/config/services.js';
-import { TEMPORAL_DEFAULTS, temporalConfigSchema } from '../src/config/temporal.js';
-import { workerDeploymentSchema, workerTuningSchema } from '../src/config/worker.js';
+import { TEMPORAL_DEFAULTS } from '../src/config/temporal.js';
 import { notificationPayloadSchema } from '../src/model/notify.js';
 import { validateGenerateAndPollInput } from '../src/job/generate-and-poll-input.js';
 import { validateReviewThenGenerateInput } from '../src/job/input.js';
-import { objectKeys, readmeTableVariables } from './support/config-table.js';
+import { CONFIG_SCHEMAS, objectKeys, readmeTableVariables } from './support/config-table.js';
 import { codeBlocks, markdownFiles, type CodeBlock } from './support/markdown-code-blocks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -191,19 +185,8 @@ const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Reco
 
 /** The variables the configuration reads: the README's table, the config schemas and the sandbox's page. */
 function configurationVariables(): Set<string> {
-  const schemas = [
-    temporalConfigSchema,
-    servicesConfigSchema,
-    workerTuningSchema,
-    workerDeploymentSchema,
-    callbackConfigSchema,
-    notifyConfigSchema,
-    admissionConfigSchema,
-    encryptionConfigSchema,
-    codecServerConfigSchema,
-  ];
   const sandbox = [...read('packages/sandbox/README.md').matchAll(/`(SANDBOX_[A-Z0-9_]+)`/g)].map((m) => m[1]!);
-  return new Set([...schemas.flatMap(objectKeys), ...readmeTableVariables(read('README.md')), ...sandbox]);
+  return new Set([...CONFIG_SCHEMAS.flatMap(objectKeys), ...readmeTableVariables(read('README.md')), ...sandbox]);
 }
 
 /** Variables a page may name that are not ours, each with the reason. */

@@ -7,31 +7,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { admissionConfigSchema } from '../src/config/admission.js';
-import { callbackConfigSchema } from '../src/config/callbacks.js';
-import { codecServerConfigSchema, encryptionConfigSchema } from '../src/config/encryption.js';
-import { notifyConfigSchema } from '../src/config/notify.js';
-import { servicesConfigSchema } from '../src/config/services.js';
-import { temporalConfigSchema } from '../src/config/temporal.js';
-import { workerDeploymentSchema, workerTuningSchema } from '../src/config/worker.js';
 import { NOTIFY_WINDOW } from '../src/model/notify.js';
 import { WORKER_MEMORY } from '../src/config/worker-cache.js';
 import { DEFAULT_LEASE_MS } from '../src/workflows/admission/gate.js';
-import { objectKeys } from './support/config-table.js';
+import { CONFIG_SCHEMAS, objectKeys } from './support/config-table.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-
-const SCHEMAS: unknown[] = [
-  temporalConfigSchema,
-  servicesConfigSchema,
-  workerTuningSchema,
-  workerDeploymentSchema,
-  callbackConfigSchema,
-  notifyConfigSchema,
-  admissionConfigSchema,
-  encryptionConfigSchema,
-  codecServerConfigSchema,
-];
 
 /** Defaults applied after parsing, where the schema leaves the variable optional. */
 const APPLIED_AFTER_PARSING: Record<string, unknown> = {
@@ -53,7 +34,7 @@ function objectOf(schema: unknown): z.ZodObject {
 /** Each variable with the default its schema gives it when unset (variables without one are left out). */
 function codeDefaults(): Map<string, unknown> {
   const out = new Map<string, unknown>(Object.entries(APPLIED_AFTER_PARSING));
-  for (const schema of SCHEMAS) {
+  for (const schema of CONFIG_SCHEMAS) {
     const shape = objectOf(schema).shape as Record<string, z.ZodType>;
     for (const key of objectKeys(schema)) {
       const r = shape[key]!.safeParse(undefined);
@@ -110,5 +91,16 @@ describe("the README's configuration defaults", () => {
     // These rows write a value that is not a default: an example or the unset meaning, said in words.
     const NOT_DEFAULTS = new Set(['VIDEO_CANCEL_METHOD', 'VIDEO_CANCEL_PATH']);
     expect(stated.filter((n) => !NOT_DEFAULTS.has(n) && documented.get(n)!.row.startsWith('`'))).toEqual([]);
+  });
+});
+
+describe('every variable the configuration reads is documented', () => {
+  const operations = readFileSync(fileURLToPath(new URL('../docs/operations.md', import.meta.url)), 'utf8');
+  const documented = new Set([...`${readme}\n${operations}`.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
+
+  it('in the README or docs/operations.md, by its name in backticks', () => {
+    const variables = CONFIG_SCHEMAS.flatMap(objectKeys);
+    expect(variables.length).toBeGreaterThan(40);
+    expect(variables.filter((v) => !documented.has(v))).toEqual([]);
   });
 });

@@ -1,6 +1,28 @@
 // The configuration contract as the tests read it: the variables of the README's "Configuration" table (or
-// of another page's table of variables), and the variables a zod schema of src/config/*.ts reads. Shared by the checks of docker-compose.yml
-// (test/compose.test.ts) and of the Helm chart (test/helm/).
+// of another page's table of variables), and the variables the zod schemas of src/config/*.ts read. Shared
+// by the checks of docker-compose.yml (test/compose.test.ts), of the Helm chart (test/helm/), of the docs'
+// code blocks (test/docs-code-blocks.test.ts) and of the documented defaults (test/docs-defaults.test.ts).
+import { admissionConfigSchema } from '../../src/config/admission.js';
+import { callbackConfigSchema } from '../../src/config/callbacks.js';
+import { codecServerConfigSchema, encryptionConfigSchema } from '../../src/config/encryption.js';
+import { notifyConfigSchema } from '../../src/config/notify.js';
+import { servicesConfigSchema } from '../../src/config/services.js';
+import { temporalConfigSchema } from '../../src/config/temporal.js';
+import { workerDeploymentSchema, workerTuningSchema, workflowBundleSchema } from '../../src/config/worker.js';
+
+/** Every schema of src/config/ that reads environment variables (a new one is added here). */
+export const CONFIG_SCHEMAS: readonly unknown[] = [
+  temporalConfigSchema,
+  servicesConfigSchema,
+  workerTuningSchema,
+  workerDeploymentSchema,
+  workflowBundleSchema,
+  callbackConfigSchema,
+  notifyConfigSchema,
+  admissionConfigSchema,
+  encryptionConfigSchema,
+  codecServerConfigSchema,
+];
 
 /** The keys of a zod object schema, also when wrapped (refinements, pipes, effects). */
 export function objectKeys(schema: unknown): string[] {
