@@ -10,15 +10,17 @@
 // holds its slot), and a refusal of a slot it no longer holds.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   acquireSlotNowUpdate,
   acquireSlotSignal,
   admissionGateId,
   grantIdOf,
+  releaseSlotSignal,
   slotRefusedSignal,
   type AdmissionAsk,
   type AdmissionGateInput,
+  type HeldQuotaSlot,
   type QuotaAnswer,
   type ServiceEvidence,
   type SlotAsk,
@@ -157,6 +159,21 @@ export async function sendWithinQuota<T>(
       },
     };
   }
+}
+
+/**
+ * Gives a held slot back from the activity that read its task final: the gate hears of it without waiting
+ * for the run's next workflow task (the run forgets the slot when the answer reaches it). Idempotent at
+ * the gate; a gate that is not running holds nothing.
+ */
+export async function giveBackSlot(slot: HeldQuotaSlot): Promise<void> {
+  const { requestId, sentAt } = slot;
+  await Context.current()
+    .client.workflow.getHandle(admissionGateId(slot.key))
+    .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) })
+    .catch((err: unknown) => {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    });
 }
 
 /** The provider refused a granted create for its quota: the gate takes the slot back (back-pressure). */

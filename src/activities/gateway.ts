@@ -225,6 +225,7 @@ export function createGatewayActivities(deps: GatewayActivityDependencies): Gate
           return { ...readGatewayTask(input.entryPoint, raw), raw };
         },
         (view) => view.final || changed(view),
+        (view) => view.final,
       );
       return { ...task, taskId: input.taskId, raw: redactCallbackUrls(task.raw) };
     },

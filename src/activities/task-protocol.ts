@@ -20,6 +20,7 @@ import {
   type PollInput,
   type QueryOutcome,
 } from '../contract/index.js';
+import { giveBackSlot } from './admission.js';
 import { evidenceOf, toApplicationFailure } from './service-failures.js';
 
 type QueryPhase = 'review.query' | 'video.query';
@@ -66,10 +67,13 @@ export async function pollOnce<T>(
     guardLostAnswer,
     networkFailures,
     reportNetworkFailures,
+    releaseSlotWhenFinal,
   }: Omit<PollInput, 'taskId'>,
   phase: QueryPhase,
   query: () => Promise<T>,
   isFinal: (t: T) => boolean,
+  /** The task is over at the provider (final), where `isFinal` also returns on other answers. */
+  isOver: (t: T) => boolean = isFinal,
 ): Promise<T & QueryOutcome> {
   const ctx = Context.current();
   const attempt = ctx.info.attempt;
@@ -121,6 +125,10 @@ export async function pollOnce<T>(
   if (untilFinal && !isFinal(result) && !raised(retryAfterMs)) {
     report(0);
     throw notFinalYet(`${key} is not final yet`, Math.max(cadenceMs ?? minIntervalMs, nextDelay));
+  }
+  if (releaseSlotWhenFinal && isOver(result)) {
+    await giveBackSlot(releaseSlotWhenFinal);
+    return { ...result, queries: attempt, slotReleased: true };
   }
   return { ...result, queries: attempt };
 }

@@ -49,6 +49,11 @@ export interface PollInput {
    * is never queried; the next attempt then ends QueryAnswerLost instead of querying (task-protocol.ts).
    */
   guardLostAnswer?: boolean;
+  /**
+   * The quota slot the task holds: the query that reads the task final gives it back to its gate at once
+   * (the provider no longer counts the task), rather than after the run's next workflow task.
+   */
+  releaseSlotWhenFinal?: HeldQuotaSlot;
 }
 
 export interface ReviewSubmitInput {
@@ -114,6 +119,13 @@ export interface AdmissionAsk {
  * gate, or that the provider refused it for its quota (429) and the request waits again.
  */
 export type VideoCreateOutcome = ({ taskId: string } & CallbackSent) | QuotaAnswer;
+
+/** A slot of `key`'s gate a run holds, to give back: `sentAt`, when its create was answered (the rate window). */
+export interface HeldQuotaSlot {
+  key: string;
+  requestId: string;
+  sentAt?: number;
+}
 
 /** A slot of `key`'s gate held for the run's request `requestId`. */
 export interface HeldSlotRef {

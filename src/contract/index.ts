@@ -13,6 +13,7 @@ export type {
   GatewayKeepInput,
   GatewayQueryInput,
   GatewayQuotaCreateInput,
+  HeldQuotaSlot,
   HeldSlotRef,
   JobLine,
   JobsPage,

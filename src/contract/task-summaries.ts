@@ -7,6 +7,8 @@ import type { VideoTask } from '../model/video/task.js';
 /** What every query result adds: how many queries it took. */
 export interface QueryOutcome {
   queries: number;
+  /** The query read the task final and gave its quota slot back (PollInput.releaseSlotWhenFinal). */
+  slotReleased?: true;
 }
 
 /** A review task as stored in history: items without downstream URLs, raw record without callback URLs. */

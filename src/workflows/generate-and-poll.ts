@@ -37,6 +37,7 @@ import {
 } from '../job/generate-and-poll-definitions.js';
 import { POLL_RETRY, SUBMIT_RETRY } from './retry-policies.js';
 import { QuotaTicket, releaseQuotaSlots } from './admission/job-slot.js';
+import type { SlotHandOff } from './admission/run-slots.js';
 import { createGatewayTaskOnce, GatewayRun, type GatewayCreate } from './gateway-create.js';
 import { checkJobNeeds, gatewayJobNeeds } from './job-needs.js';
 import { outcome, withResultUrl } from './gateway-result.js';
@@ -93,7 +94,8 @@ export async function GenerateAndPoll(input: GenerateAndPollInput): Promise<Gene
     if (created.state !== undefined) progress.state = created.state;
     progress.reading = created.reading;
     progress.stage = 'polling';
-    const task = await withResultUrl(job, await pollUntilFinal(job, acts, progress, created, deadline, remote));
+    const slot = run.quotaSlots.handOff('video create');
+    const task = await withResultUrl(job, await pollUntilFinal(job, acts, progress, created, deadline, remote, slot));
     return outcome(job, task, progress);
   } catch (err) {
     if (created && isCancellation(err) && run.quotaSlots.requestIdOf('video create') !== undefined) {
@@ -169,6 +171,7 @@ async function pollUntilFinal(
   created: GatewayCreateResult,
   deadline: number,
   task: RemoteTask,
+  slot?: SlotHandOff,
 ): Promise<GatewayTaskSummary> {
   const t = job.timing;
   task.apply({ type: 'submitted', taskId: created.taskId, at: Date.now(), callbackSent: false });
@@ -187,6 +190,7 @@ async function pollUntilFinal(
           returnOnChangeFrom: lastState,
           // Never stopped for a callback: it needs no word of a longer Retry-After (its retries obey it).
           notBefore: pacing.notBefore,
+          ...(pacing.releaseSlotWhenFinal ? { releaseSlotWhenFinal: pacing.releaseSlotWhenFinal } : {}),
         },
       ]);
   const outcome = await waitUntilFinal<GatewayTaskSummary>(
@@ -202,6 +206,7 @@ async function pollUntilFinal(
         progress.reading = r.reading;
         lastState = r.state ?? null;
       },
+      ...(slot ? { slot } : {}),
     },
     deadline,
   );

@@ -142,6 +142,7 @@ export async function waitForVideo(
       statusOf: (r) => r.status,
       retryAfterOf: (r) => r.retryAfterMs,
       observe: (r) => run.observeVideo(r),
+      slot: run.quotaSlots.handOff('video create'),
     },
     deadline,
   );

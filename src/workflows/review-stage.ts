@@ -146,6 +146,7 @@ async function waitForReview(
       statusOf: (r) => r.status,
       retryAfterOf: (r) => r.retryAfterMs,
       observe: (r) => run.observeReview(index, r),
+      slot: run.quotaSlots.handOff(`review batch ${index}`),
     },
     deadline,
   );

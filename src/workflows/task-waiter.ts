@@ -12,7 +12,8 @@ import {
   isReportedQueryFailure,
   queryRetryAfterOf,
 } from './failure-reading.js';
-import { LONGEST_IN_ATTEMPT_WAIT_MS } from '../contract/index.js';
+import { LONGEST_IN_ATTEMPT_WAIT_MS, type HeldQuotaSlot, type QueryOutcome } from '../contract/index.js';
+import type { SlotHandOff } from './admission/run-slots.js';
 import type { RemoteTask } from './remote-task.js';
 
 /** The queries of one task, as activities, and how to read their answers (`observe`: progress). */
@@ -31,6 +32,8 @@ export interface QueryPacing {
   networkFailures: number;
   /** A poll the run may stop for a callback ends on a network failure to report it (the step is the task's). */
   reportNetworkFailures?: boolean;
+  /** The quota slot the task holds, given back by the query that reads it final (QueryReading.slot). */
+  releaseSlotWhenFinal?: HeldQuotaSlot;
 }
 
 /** The final status (or `timed out`) and the last answer, absent when the final word was a callback's. */
@@ -44,6 +47,8 @@ export interface QueryReading<T> {
   statusOf(answer: T): string;
   retryAfterOf(answer: T): number | undefined;
   observe(answer: T): void;
+  /** The quota slot the task holds, if any: its queries give it back when they read the task final. */
+  slot?: SlotHandOff;
 }
 
 /** What one query ended with: its answer, or the failure (already an event of the task). */
@@ -60,7 +65,7 @@ export async function queryOnce<T>(
   query: (pacing: QueryPacing) => Promise<T>,
 ): Promise<QueryResult<T>> {
   const { notBefore, retryAfterMs: knownRetryAfterMs, networkFailures } = task.pacing;
-  const pacing = { notBefore, knownRetryAfterMs, networkFailures };
+  const pacing = { notBefore, knownRetryAfterMs, networkFailures, ...slotToGiveBack(r) };
   task.apply({ type: 'querySent' });
   try {
     const answer = await query(pacing);
@@ -73,7 +78,14 @@ export async function queryOnce<T>(
   }
 }
 
+/** The slot a query gives back if it reads the task final (the provider then no longer counts it). */
+function slotToGiveBack(r: QueryReading<unknown>): { releaseSlotWhenFinal?: HeldQuotaSlot } {
+  const held = r.slot?.held();
+  return held ? { releaseSlotWhenFinal: held } : {};
+}
+
 function applyAnswer<T>(task: RemoteTask, r: QueryReading<T>, answer: T): void {
+  if ((answer as QueryOutcome).slotReleased) r.slot?.released();
   r.observe(answer);
   const retryAfterMs = r.retryAfterOf(answer);
   task.apply({
@@ -104,6 +116,7 @@ export async function waitUntilFinal<T>(
     knownRetryAfterMs: task.pacing.retryAfterMs,
     networkFailures: task.pacing.networkFailures,
     ...(task.waitsForCallbacks ? { reportNetworkFailures: true } : {}),
+    ...slotToGiveBack(q),
   });
   const answered = (t: T) => {
     answer = t;

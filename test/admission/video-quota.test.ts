@@ -52,11 +52,12 @@ async function stageOf(h: { query: (q: typeof progressQuery) => Promise<{ stage:
   return (await h.query(progressQuery)).stage;
 }
 /** Two jobs whose tasks run for a minute, once both generate: every slot of the quota is held. */
+/** Two jobs whose tasks run until the test ends them (a fixed length would race a loaded machine). */
 async function holdBothSlots(run: string) {
-  const holders = [
-    await stack.start(textJob(`hold ${run} a`, 60_000)),
-    await stack.start(textJob(`hold ${run} b`, 60_000)),
-  ];
+  const hour = 3_600_000;
+  const hold = (name: string) =>
+    textJob(`hold ${run} ${name}`, hour, { timing: { ...fastTiming, generationTimeoutMs: hour } });
+  const holders = [await stack.start(hold('a')), await stack.start(hold('b'))];
   for (const h of holders) await until(async () => (await stageOf(h)) === 'generating', 'the holders to generate');
   return holders;
 }

@@ -12,6 +12,14 @@ export interface QuotaSlot {
   sentAt?: number;
 }
 
+/** A task's slot as its queries see it: the query that reads the task final gives it back itself. */
+export interface SlotHandOff {
+  /** The slot still held, if any. */
+  held(): QuotaSlot | undefined;
+  /** A query gave it back: the run no longer holds it (and sends no release of its own). */
+  released(): void;
+}
+
 export class RunSlots {
   readonly #slots = new Map<SlotOwner, QuotaSlot>();
   readonly #waiting = new Set<SlotOwner>();
@@ -42,6 +50,14 @@ export class RunSlots {
   sent(owner: SlotOwner, at: number): void {
     const slot = this.#slots.get(owner);
     if (slot) this.#slots.set(owner, { ...slot, sentAt: at });
+  }
+
+  /** `owner`'s slot, for the queries of its task to give back (SlotHandOff). */
+  handOff(owner: SlotOwner): SlotHandOff {
+    return {
+      held: () => (this.#waiting.has(owner) ? undefined : this.#slots.get(owner)),
+      released: () => void this.#slots.delete(owner),
+    };
   }
 
   requestIdOf(owner: SlotOwner): string | undefined {
