@@ -6,7 +6,6 @@
 // this client, from /proc and process.cpuUsage: less sensitive to other load than wall time), the stored
 // history size per job and the codec's own speed on a job input.
 // Writes bench/results/codec.json. Run: `tsx bench/codec/main.ts [--jobs 40] [--rounds 6]` (per mode).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +16,9 @@ import { encryptionDataConverter } from '../../src/codec/data-converter.js';
 import { PayloadEncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { newPayloadKey, parsePayloadKeys } from '../../src/codec/keys.js';
 import { startDevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox } from 'temporal-review-video-sandbox';
 import type { ReviewThenGenerateInput } from '../../src/job/input.js';
+import { sandboxServiceEnv, startServices } from '../../test/support/services-stack.js';
+import { spawnWorkerProcess, type WorkerProcess } from '../../test/support/worker-command.js';
 import { describeMachine } from '../lib/machine.js';
 import { cpuSeconds, loadAverage } from '../lib/proc.js';
 
@@ -59,23 +59,6 @@ const input = (i: number): ReviewThenGenerateInput => ({
   timing: { reviewMinQueryIntervalMs: 200, videoPollIntervalMs: 200 },
 });
 
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}src/worker.ts`], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('worker: task queue')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was ready: ${out}`)));
-  });
-}
-
 /**
  * CPU time of one encode + decode of a job input payload through the codec (process.cpuUsage: not inflated
  * when other processes share the cores), and the same as a rate on one free core.
@@ -92,23 +75,20 @@ async function codecSpeed(): Promise<{ payloadBytes: number; cpuMicrosPerEncodeD
 
 async function main() {
   const server = await startDevServer({ ui: false });
-  const sandbox = await startSandbox({ reviewDurationMs: 100, videoDurationMs: 100, allowPrivateUrls: true });
+  // The services as every stack has them (test/support/services-stack.ts); the jobs poll: no receiver.
+  const services = await startServices({ sandbox: { reviewDurationMs: 100, videoDurationMs: 100 } });
   const queues: Record<Mode, string> = { off: `codec-bench-off-${randomUUID()}`, on: `codec-bench-on-${randomUUID()}` };
   const base = {
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_NAMESPACE: server.namespace,
     TEMPORAL_PROFILE: '',
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: sandbox.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-    ALLOW_PRIVATE_URLS: 'true',
+    ...sandboxServiceEnv(services.sandbox),
     CALLBACK_PUBLIC_URL: '',
     PAYLOAD_ENCRYPTION_KEYS_FILE: '',
   };
-  const workerOf: Record<Mode, ChildProcess> = {
-    off: await startWorker({ ...base, TEMPORAL_TASK_QUEUE: queues.off, PAYLOAD_ENCRYPTION_KEYS: '' }),
-    on: await startWorker({ ...base, TEMPORAL_TASK_QUEUE: queues.on, PAYLOAD_ENCRYPTION_KEYS: KEYS }),
+  const workerOf: Record<Mode, WorkerProcess> = {
+    off: await spawnWorkerProcess({ ...base, TEMPORAL_TASK_QUEUE: queues.off, PAYLOAD_ENCRYPTION_KEYS: '' }),
+    on: await spawnWorkerProcess({ ...base, TEMPORAL_TASK_QUEUE: queues.on, PAYLOAD_ENCRYPTION_KEYS: KEYS }),
   };
   const workers = Object.values(workerOf);
   const machine = describeMachine(server.cliVersion);
@@ -121,7 +101,7 @@ async function main() {
     }),
   };
   const runRound = async (mode: Mode, jobs: number) => {
-    const workerCpu = cpuSeconds(workerOf[mode].pid!) ?? NaN;
+    const workerCpu = cpuSeconds(workerOf[mode].pid) ?? NaN;
     const clientCpu = process.cpuUsage();
     const started = performance.now();
     const ids = await Promise.all(
@@ -142,7 +122,7 @@ async function main() {
       jobs,
       seconds: round2(seconds),
       jobsPerSecond: round2(jobs / seconds),
-      workerCpuSeconds: round2((cpuSeconds(workerOf[mode].pid!) ?? NaN) - workerCpu),
+      workerCpuSeconds: round2((cpuSeconds(workerOf[mode].pid) ?? NaN) - workerCpu),
       clientCpuSeconds: round2((client.user + client.system) / 1e6),
       ids,
     };
@@ -219,9 +199,8 @@ async function main() {
       `codec bench: median round off ${off.medianRoundJobsPerSecond} jobs/s, on ${on.medianRoundJobsPerSecond} jobs/s (cost ${figures.costPercent} %); worker CPU ${off.workerCpuMsPerJob} -> ${on.workerCpuMsPerJob} ms/job; history ${off.historyBytesPerJob} -> ${on.historyBytesPerJob} bytes/job; codec ${figures.codec.cpuMicrosPerEncodeDecode} µs CPU per encode+decode, ${on.encryptedPayloadsPerJob} payloads/job = ${codecMsPerJob} ms/job; wrote ${out.replace(ROOT, '')}`,
     );
   } finally {
-    for (const w of workers) w.kill('SIGTERM');
-    await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)))));
-    await sandbox.close();
+    await Promise.all(workers.map((w) => w.stop()));
+    await services.close();
     await server.teardown();
   }
 }

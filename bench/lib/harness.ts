@@ -1,15 +1,16 @@
-// Everything a benchmark run needs besides the load: the Temporal dev server, a client, the callback
-// receiver, the workflow bundle (built once), and per service profile a sandbox plus one worker process.
-import { randomBytes, randomUUID } from 'node:crypto';
+// Everything a benchmark run needs besides the load: the Temporal dev server, a client, the workflow bundle
+// (built once), and per service profile a sandbox and a callback receiver (as every stack has them,
+// test/support/services-stack.ts) plus one worker process.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { otelWorkflowInterceptors } from '../../src/bundle-workflows.js';
-import { startCallbackServer, type CallbackServer } from '../../src/callbacks/server.js';
 import { freePort, startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
+import type { Sandbox } from 'temporal-review-video-sandbox';
 import { workflowPreloadModules } from '../../src/workflows-path.js';
+import { startServicesStack } from '../../test/support/services-stack.js';
 import type { Profile } from '../profiles.js';
 import type { TunableWorkerOptions, WorkerObservability } from '../worker/protocol.js';
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
@@ -51,8 +52,6 @@ export interface Harness {
   /** The dev server's Prometheus endpoint (its `action` counter cross-checks the actions per job). */
   metricsUrl: string;
   client: Client;
-  receiver: CallbackServer;
-  secret: string;
   /** Where traced workers export their spans. */
   otlp: OtlpSink;
   /** Builds (once) and returns the path of a workflow bundle. */
@@ -93,8 +92,6 @@ export async function startHarness(): Promise<Harness> {
     ...(Object.keys(BUNDLES) as BundleName[]).map(bundle),
   ]);
   const client = new Client({ connection: server.env.connection, namespace: server.namespace });
-  const secret = randomBytes(24).toString('base64url');
-  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
   const otlp = await startOtlpSink();
   const port = Number(server.address.split(':').pop());
   return {
@@ -102,12 +99,9 @@ export async function startHarness(): Promise<Harness> {
     serverPid: findDevServerPid(port),
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     client,
-    receiver,
-    secret,
     otlp,
     bundle,
     async stop() {
-      await receiver.close();
       await otlp.close();
       await server.teardown();
       for (const file of built.values()) rmSync(await file, { force: true });
@@ -124,7 +118,6 @@ export interface ProfileEnv {
   stop(): Promise<void>;
 }
 
-/** A sandbox with the profile's latency and one worker process (given options) on a fresh task queue. */
 export interface WorkerConfigDef {
   options: TunableWorkerOptions;
   bundle: BundleName;
@@ -134,6 +127,7 @@ export interface WorkerConfigDef {
   observability?: Omit<WorkerObservability, 'otlpEndpoint'>;
 }
 
+/** A sandbox with the profile's latency, its receiver and one worker process (given options) on a fresh task queue. */
 export async function startProfileEnv(
   h: Harness,
   profile: Profile,
@@ -141,17 +135,19 @@ export async function startProfileEnv(
   def: WorkerConfigDef,
   sandboxOverrides: { reviewDurationMs?: number; videoDurationMs?: number } = {},
 ): Promise<ProfileEnv> {
-  const sandbox = await startSandbox({
-    latencyMs: profile.latencyMs,
-    reviewDurationMs: sandboxOverrides.reviewDurationMs ?? profile.reviewMs[0],
-    videoDurationMs: sandboxOverrides.videoDurationMs ?? profile.videoMs[0],
-    // Under load a signal may take a while: do not let the sandbox give up on a callback too early.
-    callbackTimeoutMs: 15_000,
-    // Every job's assets stay valid for the whole run.
-    assetUrlTtlMs: 3_600_000,
-    // The receivers listen on loopback.
-    allowPrivateUrls: true,
+  // The receivers listen on loopback: the stack's sandbox allows private addresses.
+  const services = await startServicesStack(h.client, {
+    sandbox: {
+      latencyMs: profile.latencyMs,
+      reviewDurationMs: sandboxOverrides.reviewDurationMs ?? profile.reviewMs[0],
+      videoDurationMs: sandboxOverrides.videoDurationMs ?? profile.videoMs[0],
+      // Under load a signal may take a while: do not let the sandbox give up on a callback too early.
+      callbackTimeoutMs: 15_000,
+      // Every job's assets stay valid for the whole run.
+      assetUrlTtlMs: 3_600_000,
+    },
   });
+  const { sandbox } = services;
   const taskQueue = `bench-${profile.name}-${workerConfig}-${randomUUID().slice(0, 8)}`;
   try {
     const worker = await startWorkerProcess({
@@ -161,7 +157,7 @@ export async function startProfileEnv(
       bundlePath: await h.bundle(def.bundle),
       video: { baseUrl: sandbox.videoBaseUrl, apiKey: sandbox.apiKey },
       review: { baseUrl: sandbox.reviewBaseUrl, accessToken: sandbox.accessToken },
-      callbacks: { publicUrl: h.receiver.url, secret: h.secret },
+      callbacks: { publicUrl: services.receiver.url, secret: services.secret },
       httpTimeoutMs: 30_000,
       options: def.options,
       nodeArgs: def.nodeArgs ?? [],
@@ -176,11 +172,11 @@ export async function startProfileEnv(
       taskQueue,
       async stop() {
         await worker.stop();
-        await sandbox.close();
+        await services.close();
       },
     };
   } catch (err) {
-    await sandbox.close();
+    await services.close();
     throw err;
   }
 }

@@ -16,21 +16,26 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { Client as TemporalClient } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { startCallbackServer } from '../../src/callbacks/server.js';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId } from '../../src/contract/index.js';
 import { freePort, startDevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
-import { VideoClient } from '../../src/services/video/client.js';
+import type { Sandbox } from 'temporal-review-video-sandbox';
 import type { ReviewThenGenerateInput } from '../../src/job/input.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
 import { costOf } from '../../test/support/history-cost.js';
+import {
+  receiverEnv,
+  sandboxServiceEnv,
+  startServices,
+  startServicesStack,
+} from '../../test/support/services-stack.js';
+import { WORKER_READY, workerArgs } from '../../test/support/worker-command.js';
 import { round } from '../lib/stats.js';
 import { Supervised } from '../soak/supervisor.js';
 import { quotaSection, type QuotaResults, type QuotaVariant } from '../report/quota-section.js';
@@ -182,16 +187,17 @@ async function withTemporal(
   variant: string,
   admission: boolean,
 ): Promise<QuotaVariant> {
-  const sandbox = await startSandbox({
-    latencyMs: LATENCY_MS,
-    videoDurationMs: VIDEO_MS,
-    allowPrivateUrls: true,
-    callbackTimeoutMs: 15_000,
-    videoMaxTasksInFlight: QUOTA,
-    videoMaxCreatesPerMinute: PER_MINUTE,
+  // The sandbox and the callback receiver as every stack has them (test/support/services-stack.ts).
+  const services = await startServicesStack(client, {
+    sandbox: {
+      latencyMs: LATENCY_MS,
+      videoDurationMs: VIDEO_MS,
+      callbackTimeoutMs: 15_000,
+      videoMaxTasksInFlight: QUOTA,
+      videoMaxCreatesPerMinute: PER_MINUTE,
+    },
   });
-  const secret = randomBytes(24).toString('base64url');
-  const receiver = await startCallbackServer({ client, secret, host: '127.0.0.1', port: 0 });
+  const { sandbox } = services;
   const key = defaultVideoQuotaKey(sandbox.videoBaseUrl);
   const taskQueue = `quota-bench-${variant.replace(/ /g, '-')}-${randomUUID().slice(0, 8)}`;
   // Several worker processes on one task queue, each the production entry point (src/worker.ts) as the
@@ -202,13 +208,8 @@ async function withTemporal(
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_NAMESPACE: server.namespace,
     TEMPORAL_TASK_QUEUE: taskQueue,
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: sandbox.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-    CALLBACK_PUBLIC_URL: receiver.url,
-    CALLBACK_SECRET: secret,
-    ALLOW_PRIVATE_URLS: 'true',
+    ...sandboxServiceEnv(sandbox),
+    ...receiverEnv(services),
     WORKFLOW_BUNDLE_PATH: bundlePath,
     LOG_LEVEL: 'info',
     ...(admission
@@ -222,11 +223,11 @@ async function withTemporal(
       new Supervised({
         name: `worker-${i + 1}`,
         command: process.execPath,
-        args: ['--import', 'tsx', fileURLToPath(new URL('../../src/worker.ts', import.meta.url))],
+        args: workerArgs(),
         env,
         cwd: fileURLToPath(new URL('../..', import.meta.url)),
         logFile: join(logDir, `worker-${i + 1}.log`),
-        readyPattern: /worker: task queue/,
+        readyPattern: new RegExp(WORKER_READY),
         restartDelayMs: 500,
       }),
   );
@@ -299,26 +300,24 @@ async function withTemporal(
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
-    await receiver.close();
-    await sandbox.close();
+    await services.close();
   }
 }
 
 /** No Temporal: keep `QUOTA` creates in flight within the rate window, poll each task every 500 ms. */
 async function plainScript(): Promise<QuotaVariant> {
-  const sandbox = await startSandbox({
-    latencyMs: LATENCY_MS,
-    videoDurationMs: VIDEO_MS,
-    videoMaxTasksInFlight: QUOTA,
-    videoMaxCreatesPerMinute: PER_MINUTE,
-  });
-  const video = new VideoClient({
-    baseUrl: sandbox.videoBaseUrl,
-    apiKey: sandbox.apiKey,
+  // No receiver: the script polls.
+  const services = await startServices({
+    sandbox: {
+      latencyMs: LATENCY_MS,
+      videoDurationMs: VIDEO_MS,
+      videoMaxTasksInFlight: QUOTA,
+      videoMaxCreatesPerMinute: PER_MINUTE,
+    },
     timeoutMs: 30_000,
-    cancelMethod: 'POST',
-    cancelPath: '/v1/task/cancel/{id}',
   });
+  const { sandbox } = services;
+  const { video } = services.clients;
   const sent: number[] = [];
   /**
    * Waits until the create `PER_MINUTE` places back has left the window, plus a margin: the provider
@@ -366,8 +365,7 @@ async function plainScript(): Promise<QuotaVariant> {
       ...providerFigures(sandbox, start, start, startedAt),
     };
   } finally {
-    await video.close();
-    await sandbox.close();
+    await services.close();
   }
 }
 

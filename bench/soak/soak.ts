@@ -12,7 +12,6 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { newNotifySecret } from '../../src/notify/signing.js';
 import {
-  startSandbox,
   startWebhookReceiver,
   type RequestLogEntry,
   type Sandbox,
@@ -20,6 +19,8 @@ import {
 } from 'temporal-review-video-sandbox';
 import type { Progress } from '../../src/job/definitions.js';
 import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.js';
+import { sandboxServiceEnv, startServices } from '../../test/support/services-stack.js';
+import { WORKER_READY, workerArgs } from '../../test/support/worker-command.js';
 import { Chaos, type ServerOutage } from './chaos.js';
 import { faultCounts, verdictOf, verdictOk, type FaultCounts, type SandboxSnapshot, type Verdict } from './checks.js';
 import { driveJobs, type JobRecord } from './driver.js';
@@ -110,13 +111,12 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     (await bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloadModules, logger: quietLogger })).code,
   );
 
-  // The callback receiver listens on loopback: the sandbox and the workers accept private addresses.
-  const sandbox = await startSandbox({
-    apiKey: secrets.apiKey,
-    accessToken: secrets.accessToken,
-    allowPrivateUrls: true,
-    ...o.sandbox,
+  // The services as every stack has them (test/support/services-stack.ts), with the soak's credentials;
+  // the callback receiver is a child process of its own, which the chaos restarts.
+  const services = await startServices({
+    sandbox: { apiKey: secrets.apiKey, accessToken: secrets.accessToken, ...o.sandbox },
   });
+  const { sandbox } = services;
   const server = temporalServer({ outDir, port: await freePort() });
   const receiverPort = await freePort();
   const childEnv: NodeJS.ProcessEnv = {
@@ -124,21 +124,24 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_NAMESPACE: 'default',
     TEMPORAL_TASK_QUEUE: `soak-${runId}`,
-    VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-    VIDEO_API_KEY: secrets.apiKey,
-    REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-    REVIEW_ACCESS_TOKEN: secrets.accessToken,
+    // Loopback addresses (ALLOW_PRIVATE_URLS) for the callback receiver and the webhook receiver alike.
+    ...sandboxServiceEnv(sandbox),
     HTTP_TIMEOUT_MS: String(o.httpTimeoutMs),
     CALLBACK_PUBLIC_URL: `http://127.0.0.1:${receiverPort}`,
     CALLBACK_SECRET: secrets.callbackSecret,
     CALLBACK_HOST: '127.0.0.1',
     CALLBACK_PORT: String(receiverPort),
     NOTIFY_SECRET: secrets.notifySecret,
-    // Loopback addresses for the callback receiver and the webhook receiver alike.
-    ALLOW_PRIVATE_URLS: 'true',
-    // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening").
+    // The startup lines the supervisor waits for ("worker: task queue", "callback receiver listening");
+    // warnings and errors (activity failures among them) land in the logs the soak scans for secrets.
     LOG_LEVEL: 'info',
-    SOAK_WORKFLOW_BUNDLE: bundlePath,
+    // The workers are our worker (src/worker.ts) loading the bundle made once above: a restart after
+    // SIGKILL takes seconds, not a webpack build.
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    // A fresh worker replays every open workflow (its cache died with the last one): a few workflow tasks
+    // at a time, so none waits in the worker past its 10 s time-out on a busy 2-core machine; the rest
+    // wait on the server, where waiting costs nothing.
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '4',
     // The workers enforce the providers' quotas the sandbox emulates (`--video-quota`, `--review-quota`),
     // across all of them.
     ...(o.sandbox.videoMaxTasksInFlight !== undefined
@@ -160,11 +163,11 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     'TEMPORAL_API_KEY',
   ])
     delete childEnv[k];
-  const node = (name: string, script: string, readyPattern: RegExp) =>
+  const node = (name: string, args: string[], readyPattern: RegExp) =>
     new Supervised({
       name,
       command: process.execPath,
-      args: ['--import', 'tsx', script],
+      args,
       env: childEnv,
       cwd: here('../..'),
       logFile: join(logDir, `${name}.log`),
@@ -173,9 +176,13 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     });
   // Several workers on one task queue, as the README recommends: each killed on its own schedule.
   const workers = Array.from({ length: o.workers }, (_, i) =>
-    node(o.workers === 1 ? 'worker' : `worker-${i + 1}`, here('./worker-process.ts'), /worker: task queue/),
+    node(o.workers === 1 ? 'worker' : `worker-${i + 1}`, workerArgs(), new RegExp(WORKER_READY)),
   );
-  const receiver = node('receiver', here('../../src/callbacks/main.ts'), /callback receiver listening/);
+  const receiver = node(
+    'receiver',
+    ['--import', 'tsx', here('../../src/callbacks/main.ts')],
+    /callback receiver listening/,
+  );
   const children = [...workers, receiver, server.process];
   const killAll = () => children.forEach((c) => c.killNow());
   process.once('exit', killAll);
@@ -349,7 +356,7 @@ export async function runSoak(o: SoakOptions, say: (line: string) => void): Prom
     await Promise.allSettled([...workers.map((w) => w.stop()), receiver.stop()]);
     await connection?.close().catch(() => undefined);
     await server.process.stop();
-    await sandbox.close();
+    await services.close();
     await webhooks.close();
     process.off('exit', killAll);
   }

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startDevServer } from '../../src/dev/temporal-dev-server.js';
-import { startSandbox } from 'temporal-review-video-sandbox';
 import type { ReviewThenGenerate } from '../../src/workflows/review-then-generate.js';
+import { sandboxServiceEnv, startServices } from '../../test/support/services-stack.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
@@ -33,7 +33,9 @@ const round = (n: number) => Math.round(n * 10) / 10;
 async function main() {
   const bytes = Number(args.mib) * MiB;
   const server = await startDevServer({ ui: false });
-  const sandbox = await startSandbox({ videoFileBytes: bytes, videoDurationMs: 300, allowPrivateUrls: true });
+  // The services as every stack has them (test/support/services-stack.ts); the job polls: no receiver.
+  const services = await startServices({ sandbox: { videoFileBytes: bytes, videoDurationMs: 300 } });
+  const { sandbox } = services;
   const dir = mkdtempSync(join(tmpdir(), 'rtg-store-bench-'));
   const taskQueue = `store-bench-${randomUUID()}`;
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./worker.ts', import.meta.url))], {
@@ -42,11 +44,7 @@ async function main() {
       TEMPORAL_ADDRESS: server.address,
       TEMPORAL_NAMESPACE: server.namespace,
       TEMPORAL_TASK_QUEUE: taskQueue,
-      VIDEO_API_BASE_URL: sandbox.videoBaseUrl,
-      VIDEO_API_KEY: sandbox.apiKey,
-      REVIEW_API_BASE_URL: sandbox.reviewBaseUrl,
-      REVIEW_ACCESS_TOKEN: sandbox.accessToken,
-      ALLOW_PRIVATE_URLS: 'true',
+      ...sandboxServiceEnv(sandbox),
       VIDEO_STORE: pathToFileURL(dir).href,
     },
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -108,7 +106,7 @@ async function main() {
   } finally {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
-    await sandbox.close();
+    await services.close();
     await server.teardown();
   }
 }

@@ -2,9 +2,8 @@
 // do the same flow, with the same call counts, as the package), the figures read from the sandbox's logs,
 // the activity counter, the history race detector, and the report generated from a results object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from 'temporal-review-video-sandbox';
-import { ReviewClient } from '../../src/services/review/client.js';
-import { VideoClient } from '../../src/services/video/client.js';
+import type { Sandbox } from 'temporal-review-video-sandbox';
+import { startServices, type Services } from '../../test/support/services-stack.js';
 import { reviewCallbackRacedSubmit } from '../lib/histories.js';
 import { apiCalls, callbackLatency } from '../lib/sandbox-metrics.js';
 import { percentile, summarize } from '../lib/stats.js';
@@ -19,34 +18,20 @@ import { countRunning, newGauge } from '../worker/counting.js';
 import { benchMachine, benchRun } from './fixtures.js';
 
 describe('the plain-script peer against the sandbox', () => {
+  let services: Services;
   let sandbox: Sandbox;
   let receiver: PeerReceiver;
-  let clients: { video: VideoClient; review: ReviewClient };
+  let clients: Services['clients'];
   beforeAll(async () => {
-    // The peer's receiver listens on loopback.
-    sandbox = await startSandbox({ reviewDurationMs: 150, videoDurationMs: 300, allowPrivateUrls: true });
+    // The sandbox and our clients as every stack has them (test/support/services-stack.ts); the peer's
+    // own receiver listens on loopback, which they allow.
+    services = await startServices({ sandbox: { reviewDurationMs: 150, videoDurationMs: 300 }, timeoutMs: 5_000 });
+    ({ sandbox, clients } = services);
     receiver = await startPeerReceiver();
-    clients = {
-      video: new VideoClient({
-        baseUrl: sandbox.videoBaseUrl,
-        apiKey: sandbox.apiKey,
-        cancelMethod: 'POST',
-        cancelPath: '/v1/task/cancel/{id}',
-        timeoutMs: 5_000,
-        allowPrivateUrls: true,
-      }),
-      review: new ReviewClient({
-        baseUrl: sandbox.reviewBaseUrl,
-        accessToken: sandbox.accessToken,
-        timeoutMs: 5_000,
-        allowPrivateUrls: true,
-      }),
-    };
   });
   afterAll(async () => {
     await receiver.close();
-    await Promise.allSettled([clients.video.close(), clients.review.close()]);
-    await sandbox.close();
+    await services.close();
   });
 
   it('with callbacks: 4 calls per job (submit, confirm, create, confirm), and the callback latencies are read from the logs', async () => {

@@ -11,7 +11,8 @@ import { startSandbox } from 'temporal-review-video-sandbox';
 import type { Sandbox } from 'temporal-review-video-sandbox';
 import { countOps, imageJob } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
-import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv } from '../support/services-stack.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import { jsonLines, metricNames, metricSum, startReceiverProcess, type ReceiverProcess } from './processes.js';
 
 let sandbox: Sandbox;

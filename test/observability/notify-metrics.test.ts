@@ -12,7 +12,8 @@ import { progressQuery } from '../../src/job/definitions.js';
 import { NOTIFICATION_METRIC_NAMES } from '../../src/workflows/notification.js';
 import { imageJob } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
-import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv } from '../support/services-stack.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import { metricNames, metricSum } from './processes.js';
 
 let sandbox: Sandbox;

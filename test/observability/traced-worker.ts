@@ -6,7 +6,8 @@ import { inject } from 'vitest';
 import { startSandbox } from 'temporal-review-video-sandbox';
 import type { Sandbox } from 'temporal-review-video-sandbox';
 import { temporalAddress } from '../support/temporal.js';
-import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv } from '../support/services-stack.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 export interface OtlpSpan {
   traceId: string;

@@ -14,7 +14,8 @@ import { connectClient, type ConnectedClient } from '../../src/temporal/connect-
 import { containsSignedCallbackUrl } from '../../src/callback-signing.js';
 import { signedCallbackSecrets, workflowBundle } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
-import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv } from '../support/services-stack.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 export interface CallerStack {
   namespace: string;

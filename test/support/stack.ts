@@ -26,8 +26,8 @@ import {
   testClient,
   type RunningWorker,
 } from './temporal.js';
-import { startServicesStack, type CallbackOutcome } from './services-stack.js';
-import { sandboxServiceEnv, startWorkerProcess, type WorkerProcess } from './worker-process.js';
+import { receiverEnv, sandboxServiceEnv, startServicesStack, type CallbackOutcome } from './services-stack.js';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 export type { CallbackOutcome } from './services-stack.js';
 
@@ -144,7 +144,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         TEMPORAL_TASK_QUEUE: taskQueue,
         ...sandboxServiceEnv(sandbox),
         HTTP_TIMEOUT_MS: String(timeoutMs),
-        ...(callbacks ? { CALLBACK_PUBLIC_URL: callbacks.publicUrl, CALLBACK_SECRET: callbacks.secret } : {}),
+        ...(callbacks ? receiverEnv(services) : {}),
         ...options.admissionEnv,
       }),
     ),

@@ -10,7 +10,8 @@ import { progressQuery } from '../../src/job/definitions.js';
 import type { ReviewThenGenerateNotification } from '../../src/workflows/notification.js';
 import { imageJob, withStack, type Stack } from '../support/stack.js';
 import { temporalAddress, testClient } from '../support/temporal.js';
-import { sandboxServiceEnv, startWorkerProcess } from '../support/worker-process.js';
+import { sandboxServiceEnv } from '../support/services-stack.js';
+import { startWorkerProcess } from '../support/worker-process.js';
 
 const KEY = newNotifySecret();
 let stack: Stack;
