@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { Client as TemporalClient } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { startReviewThenGenerate } from '../../src/client/start.js';
 import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId } from '../../src/contract/index.js';
@@ -136,7 +137,12 @@ const eventMs = (e: HistoryEvent | undefined) =>
  * confirming query, its job's release) and the create `QUOTA` places later (its job's grant). Pairing by
  * order is exact for the slot count, approximate for which job got which slot.
  */
-function chainsOf(sandbox: Sandbox, start: number, histories: Map<number, History>): ChainTimes[] {
+function chainsOf(
+  sandbox: Sandbox,
+  start: number,
+  histories: Map<number, History>,
+  releasesAtGate: Map<string, number>,
+): ChainTimes[] {
   const creates = createsOf(sandbox, start).sort((a, b) => a.at - b.at);
   const callbacks = sandbox.callbacks();
   const gets = sandbox.requests().filter((r) => r.operation === 'video.get' && r.at >= start && r.status === 200);
@@ -160,12 +166,14 @@ function chainsOf(sandbox: Sandbox, start: number, histories: Map<number, Histor
       created: next.at,
       ...(callback !== undefined ? { callback } : {}),
       ...(confirm ? { confirmed: confirm.answeredAt ?? confirm.at } : {}),
+      // Given back by the query that read the task final (the gate's history), or by the run itself.
       ...optional(
         'released',
-        signalTimes(
-          freed.job,
-          (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'releaseSlot',
-        ),
+        releasesAtGate.get(requestIdOf(histories.get(freed.job ?? -1)) ?? '') ??
+          signalTimes(
+            freed.job,
+            (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'releaseSlot',
+          ),
       ),
       ...optional(
         'granted',
@@ -174,6 +182,28 @@ function chainsOf(sandbox: Sandbox, start: number, histories: Map<number, Histor
     });
   }
   return chains;
+}
+
+/** The quota request of a job's video create: its first create activity's `admission.requestId`. */
+function requestIdOf(history: History | undefined): string | undefined {
+  const create = (history?.events ?? []).find(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'rtgCreateVideoTask',
+  );
+  const payload = create?.activityTaskScheduledEventAttributes?.input?.payloads?.[0];
+  if (!payload) return undefined;
+  return (defaultPayloadConverter.fromPayload(payload) as { admission?: { requestId?: string } }).admission?.requestId;
+}
+
+/** When each request's releaseSlot signal reached the gate, from the gate's histories. */
+function releasesIn(history: History, into: Map<string, number>): void {
+  for (const e of history.events ?? []) {
+    const signal = e.workflowExecutionSignaledEventAttributes;
+    const payload = signal?.signalName === 'releaseSlot' ? signal.input?.payloads?.[0] : undefined;
+    if (!payload) continue;
+    const { requestId } = defaultPayloadConverter.fromPayload(payload) as { requestId: string };
+    const at = eventMs(e);
+    if (at !== undefined && !into.has(requestId)) into.set(requestId, at);
+  }
 }
 
 function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
@@ -277,10 +307,14 @@ async function withTemporal(
       admissionInRuns += admission ? Math.max(creates - 1, 0) + grants + Math.max(upserts - 1, 0) : 0;
     }
     let gateActions = 0;
+    const releasesAtGate = new Map<string, number>();
     if (admission) {
       // Every gate run of the key (continue-as-new chains it), started by this variant.
-      for await (const w of client.workflow.list({ query: `WorkflowId = '${admissionGateId(key)}'` }))
-        gateActions += costOf(await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory()).actions;
+      for await (const w of client.workflow.list({ query: `WorkflowId = '${admissionGateId(key)}'` })) {
+        const gateHistory = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+        gateActions += costOf(gateHistory).actions;
+        releasesIn(gateHistory, releasesAtGate);
+      }
       await client.workflow.getHandle(admissionGateId(key)).terminate('benchmark over');
     }
     return {
@@ -290,7 +324,7 @@ async function withTemporal(
       wallMs,
       ideal: IDEAL_MS,
       ...providerFigures(sandbox, start, start, startedAt),
-      ...(admission ? { slotChainMs: chainSteps(chainsOf(sandbox, start, histories)) } : {}),
+      ...(admission ? { slotChainMs: chainSteps(chainsOf(sandbox, start, histories, releasesAtGate)) } : {}),
       actionsPerJob: {
         run: round(runActions / JOBS, 2),
         gate: round(gateActions / JOBS, 2),
