@@ -289,7 +289,8 @@ describe('states and outcomes', () => {
 
   it('a state no adapter knows is not final and shows in progress as received', async () => {
     const marker = `unk-${randomUUID()}`;
-    sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 4_000);
+    // The unknown state lasts the second half of the task: 6 s, for a poll of a loaded machine to see it.
+    sb.setVideoOutcome({ promptIncludes: marker }, 'succeeded', 12_000);
     const handle = await start(input(vendorA, `state-unknown ${marker}`));
     let progress = await handle.query(generateAndPollProgressQuery);
     for (let i = 0; i < 300 && progress.state !== 'moderating'; i++) {
