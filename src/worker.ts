@@ -56,14 +56,15 @@ export function prebuiltBundle(
   encrypted = false,
 ): Pick<WorkerOptions, 'workflowBundle'> {
   // Traced: the OpenTelemetry workflow interceptors compiled in; encrypted: the failure converter that
-  // encrypts failure messages (bundle-workflows.ts). Without its encrypted bundle, an encrypting worker
-  // bundles at start rather than write workflow failure messages in plain text.
+  // encrypts failure messages (bundle-workflows.ts). Without its variant, an encrypting worker bundles at
+  // start rather than write workflow failure messages in plain text, and a traced one rather than run
+  // workflows without their spans.
   const variant = (file: string) =>
     `${file.replace(/\.js$/, '')}${traced ? '.otel' : ''}${encrypted ? '.encrypted' : ''}.js`;
   const given = parse(workflowBundleSchema, env).WORKFLOW_BUNDLE_PATH;
   if (given) {
     if (existsSync(variant(given))) return { workflowBundle: { codePath: variant(given) } };
-    return encrypted ? {} : { workflowBundle: { codePath: given } };
+    return encrypted || traced ? {} : { workflowBundle: { codePath: given } };
   }
   const beside = variant(fileURLToPath(new URL('./workflow-bundle.js', import.meta.url)));
   return import.meta.url.endsWith('.js') && existsSync(beside) ? { workflowBundle: { codePath: beside } } : {};
