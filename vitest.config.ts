@@ -1,9 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/longest-first.js';
 
-// Four lanes (vitest projects) hold every test file once, grouped by the resource a file spends, and
+// Five lanes (vitest projects) hold every test file once, grouped by the resource a file spends, and
 // `npm test` runs them one after another (sequence.groupOrder), each at the parallelism that resource
-// allows on the 2-core CI machine:
+// allows on the 2-core CI machine; `batch` runs beside `timers`:
 //
 // unit: no Temporal dev server and no child process: pure code, the clients against a node:http server of
 // the test, and the sandbox in the test's own process where the file takes a second or so. A file may join
@@ -15,8 +15,10 @@ import { LongestFirst } from './test/support/longest-first.js';
 // started with the file's stack does).
 // integration: the files that spend CPU: worker, receiver, CLI and dev-stack processes (each starts
 // Node and tsx), the golden replay, the property tests on the server.
-// system: the soak, the 2,000-job batch, the package installed from its tarball, the Go, Python, S3 and
-// Helm tests: whole processes, toolchains and many jobs; they run two at a time, last.
+// batch: the 2,000-job batch, the longest file (about 3 minutes of workflow tasks): alone, beside the timers
+// lane, whose files wait more than they compute, rather than alone at the end.
+// system: the soak, the package installed from its tarball, the Go, Python, S3 and Helm tests: whole
+// processes, toolchains and many jobs; they run two at a time, last.
 //
 // timers, integration and system share one dev server and one workflow bundle (test/support/global-setup.ts).
 // Within a lane the longest files start first (test/support/longest-first.ts).
@@ -119,9 +121,10 @@ const timers = [
   // Not notify-crash, two-workers, worker-crash: they kill and start worker processes along the way.
 ];
 
+const batch = ['test/batch/large.test.ts'];
+
 const system = [
   'bench/test/soak.test.ts',
-  'test/batch/large.test.ts',
   'test/package/pack-install.test.ts',
   'test/go/*.test.ts',
   'test/python/*.test.ts',
@@ -169,11 +172,15 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'batch', include: batch, maxWorkers: 1, sequence: { groupOrder: 1 }, ...onServer },
+      },
+      {
+        extends: true,
         // Each file starts Node processes or replays histories: two at a time, one per core.
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...unit, ...timers, ...system],
+          exclude: [...configDefaults.exclude, ...unit, ...timers, ...batch, ...system],
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
           ...onServer,

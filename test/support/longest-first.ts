@@ -3,12 +3,12 @@
 // run it cached, which a clean clone (CI) does not have: these are the files that take longest, measured on
 // a clean-clone run of `npm test` (seconds, 2 cores), longest first. The rest follow in Vitest's own order.
 // A file missing here only starts later; refresh the list when a lane's end shows one file running alone.
-// One exception to the order, said where it is.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONGEST_FILES = [
   'test/batch/large.test.ts', // 199 s
+  'bench/test/soak.test.ts', // 123
   'test/workflows/history-size.test.ts', // 122
   'test/admission/video-quota.test.ts', // 118
   'test/cli/cli.test.ts', // 64
@@ -30,9 +30,6 @@ export const LONGEST_FILES = [
   'test/codec/rotation.test.ts', // 23
   'test/store/file-store.test.ts', // 21
   'test/python/caller.test.ts', // 21
-  // 123 s, but after the other system files: it and the 2,000-job batch each fill the two cores, and the
-  // soak's jobs have time-outs of a minute (they met them, both started together on a loaded machine).
-  'bench/test/soak.test.ts',
   'test/workflows/lost-answer.test.ts', // 20
   'test/admission/gateway-slot.test.ts', // 20
 ];
