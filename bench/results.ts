@@ -123,6 +123,8 @@ export interface BaselineComparison {
 export interface BenchResults {
   name: string;
   command: string;
+  /** The git commit measured (`-dirty` if the work tree had changes); absent in results before 0.3.0. */
+  commit?: string;
   quick: boolean;
   startedAt: string;
   finishedAt: string;

@@ -7,6 +7,7 @@
 // Order: every scenario first at the smallest scale (so that each is measured whatever the machine),
 // then the larger concurrency levels and the big waiting test with what is left of the time budget.
 // A run that would not fit is skipped and listed as skipped, with its estimate: never extrapolated.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +79,12 @@ function writeReport(results: BenchResults, out: { markdown: string; plot: strin
   }
 }
 
+/** The commit measured, `-dirty` when the work tree differed from it: what BENCHMARKS.md names. */
+function measuredCommit(): string {
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
+}
+
 const describe = (r: RunResult) =>
   `${r.kind}${r.mode ? ` ${r.mode}` : ''}${r.profile ? ` ${r.profile}` : ''} x${r.concurrency}: ${r.completed}/${r.jobs} in ${r.wall.value} s = ${r.throughput.value} jobs/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms` +
   (r.apiCalls ? `, ${r.apiCalls.perJob} calls/job` : '') +
@@ -139,6 +146,7 @@ async function main() {
   const results: BenchResults = {
     name,
     command,
+    commit: measuredCommit(),
     quick: Boolean(args.quick),
     startedAt: new Date(t0).toISOString(),
     finishedAt: '',
