@@ -33,7 +33,7 @@ import { workflowPreloadModules, workflowsPath } from '../../src/workflows-path.
 import { costOf } from '../../test/support/history-cost.js';
 import { round } from '../lib/stats.js';
 import { Supervised } from '../soak/supervisor.js';
-import { quotaSection, type QuotaResults, type QuotaVariant } from '../report/quota-section.js';
+import { quotaSection, type QuotaResults, type QuotaVariant } from './report.js';
 import { chainSteps, idealCreates, spread, turnovers, type ChainTimes, type Limits } from './provider-timeline.js';
 
 const { values: args } = parseArgs({
