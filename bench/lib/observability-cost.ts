@@ -3,9 +3,6 @@
 // against the config with both off, measured in the same run (BENCHMARKS.md states them).
 import type { BenchResults, RunResult } from '../results.js';
 
-type Table = (headers: string[], rows: string[][]) => string;
-type Num = (v: number | undefined, digits?: number) => string;
-
 export interface ObservabilityCost {
   config: string;
   /** Jobs/s of each round, in round order. */
