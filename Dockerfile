@@ -39,5 +39,5 @@ COPY --from=build /app/packages/sandbox/dist ./packages/sandbox/dist
 # Files stay root-owned and read-only for the process; nothing here writes to the image.
 USER node
 # A 256 MiB V8 heap per thread: V8 then collects what evicted workflows leave long before its default limit
-# would make it, and the worker stays within its memory budget (BENCHMARKS.md, section 6).
+# would make it, and the worker stays within its memory budget (BENCHMARKS.md, worker memory).
 CMD ["node", "--max-old-space-size=256", "dist/worker.js"]

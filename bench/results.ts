@@ -111,18 +111,11 @@ export interface HistoryIndependence {
   historyEvents: SummaryFigure;
 }
 
-/** The figures of a baseline run next to this run's (report/baseline.ts compares them). */
-export interface BaselineComparison {
-  /** The baseline's results file, its start time and what changed since. */
-  file: string;
-  startedAt: string;
-  change: string;
-  rows: Array<{ figure: string; before: Figure | null; after: Figure | null }>;
-}
-
 export interface BenchResults {
   name: string;
   command: string;
+  /** The git commit measured (`-dirty` if the work tree had changes); absent in results before 0.3.0. */
+  commit?: string;
   quick: boolean;
   startedAt: string;
   finishedAt: string;
@@ -145,9 +138,6 @@ export interface BenchResults {
   budget: Figure;
   /** Runs of the plan that were not made because they would not have fitted in the budget. */
   skipped: Array<{ run: string; concurrency: number; estimate: Figure }>;
-  /** The same figures from an earlier run, before a change to the package's code (full runs). */
-  baseline?: BaselineComparison;
-  /** Why a target of issue 15 was not met (bench/report/targets.ts), by target id: written by hand, kept by --report. */
-  gaps?: Record<string, string>;
+  /** Scenarios and runs that failed (the others still ran). */
   notes: string[];
 }

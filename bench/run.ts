@@ -1,14 +1,14 @@
 // `npm run bench [-- --quick] [--name N] [--only http,main,history,tuning,observability,waiting,store] [--levels 100,1000]
-//   [--profiles zero,realistic] [--modes callbacks,polling] [--budget-min 85] [--baseline bench/results/<old>.json]`
-// `npm run bench -- --report bench/results/<name>.json` regenerates the Markdown and plot from a JSON.
-// Starts its own Temporal dev server, sandbox, worker process(es) and callback receiver; writes
-// bench/results/<name>.json and the report (BENCHMARKS.md + docs/images/bench-*.svg for a full run).
+//   [--profiles zero,realistic] [--modes callbacks,polling] [--budget-min 85]`
+// Starts its own Temporal dev server, sandbox, worker process(es) and callback receiver; logs every run
+// and writes bench/results/<name>.json. BENCHMARKS.md is written by hand from a full run's JSON, and
+// bench/test/benchmarks-page.test.ts checks each figure it states against that file.
 //
 // Order: every scenario first at the smallest scale (so that each is measured whatever the machine),
 // then the larger concurrency levels and the big waiting test with what is left of the time budget.
 // A run that would not fit is skipped and listed as skipped, with its estimate: never extrapolated.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startHarness, startProfileEnv, type Harness, type ProfileEnv } from './lib/harness.js';
@@ -16,11 +16,6 @@ import { describeMachine } from './lib/machine.js';
 import { loadAverage } from './lib/proc.js';
 import { FULL, MAIN_WORKER_CONFIG, QUICK, WORKER_CONFIGS, type Plan } from './plan.js';
 import { PROFILES, type Mode, type Profile, type ProfileName } from './profiles.js';
-import { compareWithBaseline } from './report/baseline.js';
-import { computeFindings } from './report/findings.js';
-import { costLine, withCostLine } from './report/readme-cost.js';
-import { renderMarkdown } from './report/markdown.js';
-import { renderPlot } from './report/svg.js';
 import { fig, type BenchResults, type RunKind, type RunResult } from './results.js';
 import { runHistoryIndependence } from './scenarios/history-independence.js';
 import { runHttpBench } from './scenarios/http.js';
@@ -31,7 +26,7 @@ import { runStoreBench } from './store/scenario.js';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCENARIOS = ['http', 'main', 'history', 'tuning', 'observability', 'waiting', 'store'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-/** Kept for tearing down, writing the JSON and the report. */
+/** Kept for tearing down and writing the JSON. */
 const RESERVE_MS = 20_000;
 
 const { values: args } = parseArgs({
@@ -43,10 +38,6 @@ const { values: args } = parseArgs({
     profiles: { type: 'string' },
     modes: { type: 'string' },
     'budget-min': { type: 'string' },
-    baseline: { type: 'string' },
-    report: { type: 'string' },
-    markdown: { type: 'string' },
-    plot: { type: 'string' },
   },
 });
 
@@ -55,27 +46,10 @@ function log(line: string) {
   console.log(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 }
 
-function outputs(name: string, official: boolean) {
-  return {
-    // The README's cost line comes from the run BENCHMARKS.md comes from, and only from it.
-    readme: official && !args.markdown ? `${ROOT}README.md` : undefined,
-    markdown: args.markdown ?? (official ? `${ROOT}BENCHMARKS.md` : `${ROOT}bench/results/${name}.md`),
-    plot:
-      args.plot ?? (official ? `${ROOT}docs/images/bench-throughput-latency.svg` : `${ROOT}bench/results/${name}.svg`),
-  };
-}
-
-function writeReport(results: BenchResults, out: { markdown: string; plot: string; readme: string | undefined }) {
-  mkdirSync(dirname(out.plot), { recursive: true });
-  writeFileSync(out.plot, renderPlot(results));
-  const base = dirname(out.markdown);
-  const plotRel = out.plot.startsWith(`${base}/`) ? out.plot.slice(base.length + 1) : out.plot;
-  writeFileSync(out.markdown, renderMarkdown(results, plotRel));
-  log(`wrote ${out.markdown.replace(ROOT, '')} and ${out.plot.replace(ROOT, '')}`);
-  if (out.readme) {
-    writeFileSync(out.readme, withCostLine(readFileSync(out.readme, 'utf8'), costLine(results)));
-    log(`README.md cost line: ${costLine(results) || '(none: no actions counted)'}`);
-  }
+/** The commit measured, `-dirty` when the work tree differed from it: what BENCHMARKS.md names. */
+function measuredCommit(): string {
+  const git = (...a: string[]) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
+  return `${git('rev-parse', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
 }
 
 const describe = (r: RunResult) =>
@@ -96,18 +70,6 @@ const variantName = (v: Variant) =>
     : `${v.kind === 'ours' ? 'package' : 'plain script'} ${v.mode} ${v.profile}`;
 
 async function main() {
-  if (args.report) {
-    const results = JSON.parse(readFileSync(args.report, 'utf8')) as BenchResults;
-    // Findings are derived from the figures: recomputed, so that a better wording reaches old results.
-    if (results.baseline) {
-      const before = JSON.parse(readFileSync(`${ROOT}${results.baseline.file}`, 'utf8')) as BenchResults;
-      results.baseline = compareWithBaseline(results, before, results.baseline.file, results.baseline.change);
-    }
-    results.notes = [...results.notes.filter((x) => x.startsWith('**Run failed:**')), ...computeFindings(results)];
-    writeFileSync(args.report, `${JSON.stringify(results, null, 2)}\n`);
-    writeReport(results, outputs(results.name, !results.quick && !results.name.startsWith('partial')));
-    return;
-  }
   const plan: Plan = { ...(args.quick ? QUICK : FULL) };
   if (args.levels) {
     plan.levels = args.levels.split(',').map(Number);
@@ -117,7 +79,6 @@ async function main() {
   if (args.profiles) plan.profiles = args.profiles.split(',') as ProfileName[];
   if (args.modes) plan.modes = args.modes.split(',') as Mode[];
   if (args['budget-min']) plan.budgetMs = Number(args['budget-min']) * 60_000;
-  if (args.baseline) plan.baseline = { file: args.baseline, change: 'the changes since that run' };
   const only = new Set<Scenario>(args.only ? (args.only.split(',') as Scenario[]) : SCENARIOS);
   const partial = only.size < SCENARIOS.length || Boolean(args.levels || args.profiles || args.modes);
   const name = args.name ?? (args.quick ? 'quick' : partial ? 'partial' : 'latest');
@@ -139,6 +100,7 @@ async function main() {
   const results: BenchResults = {
     name,
     command,
+    commit: measuredCommit(),
     quick: Boolean(args.quick),
     startedAt: new Date(t0).toISOString(),
     finishedAt: '',
@@ -390,15 +352,10 @@ async function main() {
   results.machine.shared = results.machine.loadAverageAtStart[0] > results.machine.cores * 0.75;
   results.finishedAt = new Date().toISOString();
   results.wallTime = fig((Date.now() - t0) / 1000, 's');
-  if (plan.baseline && !partial) {
-    const before = JSON.parse(readFileSync(`${ROOT}${plan.baseline.file}`, 'utf8')) as BenchResults;
-    results.baseline = compareWithBaseline(results, before, plan.baseline.file, plan.baseline.change);
-  }
-  results.notes = [...failures.map((f) => `**Run failed:** ${f}`), ...computeFindings(results)];
+  results.notes = failures.map((f) => `**Run failed:** ${f}`);
   const json = `${ROOT}bench/results/${name}.json`;
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${json.replace(ROOT, '')} (${results.wallTime.value} s)`);
-  writeReport(results, outputs(name, !args.quick && !partial));
 }
 
 main().then(

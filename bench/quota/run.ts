@@ -39,7 +39,7 @@ import {
 import { WORKER_READY, workerArgs } from '../../test/support/worker-command.js';
 import { round } from '../lib/stats.js';
 import { Supervised } from '../soak/supervisor.js';
-import { quotaSection, type QuotaResults, type QuotaVariant } from '../report/quota-section.js';
+import { quotaSection, type QuotaResults, type QuotaVariant } from './report.js';
 import { chainSteps, idealCreates, spread, turnovers, type ChainTimes, type Limits } from './provider-timeline.js';
 
 const { values: args } = parseArgs({

@@ -1,6 +1,6 @@
-// Made-up benchmark figures for the report's unit tests: one run, and the machine it ran on.
+// Made-up benchmark figures for the unit tests of what is computed from a results file: one run.
 import { summarize } from '../lib/stats.js';
-import { fig, sfig, type BenchResults, type RunResult } from '../results.js';
+import { fig, sfig, type RunResult } from '../results.js';
 
 /** One run of 100 jobs at 100 concurrent, 10 jobs/s; `over` changes what a test is about. */
 export const benchRun = (over: Partial<RunResult>): RunResult => ({
@@ -16,20 +16,5 @@ export const benchRun = (over: Partial<RunResult>): RunResult => ({
   wall: fig(10, 's'),
   throughput: fig(10, 'jobs/s'),
   latency: sfig(summarize([1_000, 2_000]), 'ms'),
-  ...over,
-});
-
-/** A 2-core machine; `over` sets the load averages a test needs. */
-export const benchMachine = (over: Partial<BenchResults['machine']>): BenchResults['machine'] => ({
-  cores: 2,
-  cpuModel: 'cpu',
-  memoryBytes: 2 ** 33,
-  platform: 'linux',
-  kernel: '6',
-  node: 'v20',
-  temporalCli: 'temporal version 1.9.1',
-  temporalSdk: '1.24.0',
-  undici: '7',
-  loadAverageAtStart: [0, 0, 0],
   ...over,
 });

@@ -1,6 +1,6 @@
 // The benchmark's own measuring parts, cheaply: the plain-script peer against the real sandbox (it must
 // do the same flow, with the same call counts, as the package), the figures read from the sandbox's logs,
-// the activity counter, the history race detector, and the report generated from a results object.
+// the activity counter, and the history race detector.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from 'temporal-review-video-sandbox';
 import { startServices, type Services } from '../../test/support/services-stack.js';
@@ -9,13 +9,7 @@ import { apiCalls, callbackLatency } from '../lib/sandbox-metrics.js';
 import { percentile, summarize } from '../lib/stats.js';
 import { runPeerJob, startPeerReceiver, type PeerReceiver } from '../peer/flow.js';
 import { planJobs, PROFILES } from '../profiles.js';
-import { compareWithBaseline } from '../report/baseline.js';
-import { computeFindings } from '../report/findings.js';
-import { renderMarkdown } from '../report/markdown.js';
-import { renderPlot } from '../report/svg.js';
-import { fig, sfig, type BenchResults } from '../results.js';
 import { countRunning, newGauge } from '../worker/counting.js';
-import { benchMachine, benchRun } from './fixtures.js';
 
 describe('the plain-script peer against the sandbox', () => {
   let services: Services;
@@ -116,94 +110,5 @@ describe('figures', () => {
     expect(reviewCallbackRacedSubmit([scheduled, completed, signal])).toBe(true); // same workflow task
     expect(reviewCallbackRacedSubmit([scheduled, signal, completed])).toBe(true); // before
     expect(reviewCallbackRacedSubmit([scheduled, completed, wftStarted, signal])).toBe(false); // after: known id
-  });
-});
-
-describe('the report', () => {
-  const run = benchRun;
-  const results: BenchResults = {
-    name: 'unit',
-    command: 'npm run bench',
-    quick: false,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:20:00.000Z',
-    wallTime: fig(1200, 's'),
-    machine: benchMachine({ loadAverageAtStart: [3, 3, 3], loadAverageAtEnd: [1, 1, 1], shared: true }),
-    serverCpuAvailable: true,
-    profiles: [PROFILES.zero],
-    levels: [100, 1_000],
-    workerConfigs: {},
-    mainWorkerConfig: 'default',
-    runs: [
-      run({}),
-      run({ concurrency: 1_000, throughput: fig(20, 'jobs/s') }),
-      run({ kind: 'trivial', mode: undefined, throughput: fig(40, 'jobs/s') }),
-      run({ kind: 'peer', throughput: fig(80, 'jobs/s') }),
-    ],
-    tuning: [],
-    historyIndependence: [],
-    waiting: [],
-    http: [],
-    budget: fig(25, 'min'),
-    skipped: [{ run: 'package polling zero', concurrency: 5_000, estimate: fig(900, 's') }],
-    notes: [],
-  };
-
-  it('has every scenario, the command, the ratios, the skipped runs and the plot', () => {
-    results.notes = computeFindings(results);
-    const md = renderMarkdown(results, 'docs/images/bench-throughput-latency.svg');
-    for (const heading of [
-      '## Targets',
-      '## 1.',
-      '## 2.',
-      '## 3.',
-      '## 4.',
-      '## 5.',
-      '## 6.',
-      '## 7.',
-      '## Tuning',
-      '## Runs not made',
-      '## Findings',
-    ])
-      expect(md).toContain(heading);
-    expect(md).toContain('`npm run bench`');
-    expect(md).toContain(
-      '![Throughput and median latency against concurrent jobs](docs/images/bench-throughput-latency.svg)',
-    );
-    expect(md).toMatch(/\| 100 \| callbacks, zero \| 10 \| 40 \| 25 % \|/);
-    expect(md).toContain('| package polling zero | 5,000 | 900 s |');
-    expect(md).toContain('The machine was shared');
-    const svg = renderPlot(results);
-    expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    expect((svg.match(/<path /g) ?? []).length).toBe(6); // package, plain script, trivial; two panels
-  });
-
-  it('compares the same figures with an earlier run, before and after, and leaves out what either lacks', () => {
-    const before: BenchResults = {
-      ...results,
-      startedAt: '2025-12-31T00:00:00.000Z',
-      runs: [run({ throughput: fig(4, 'jobs/s'), latency: sfig(summarize([60_000, 70_000]), 'ms') })],
-    };
-    const after: BenchResults = {
-      ...results,
-      baseline: compareWithBaseline(results, before, 'bench/results/old.json', 'the schemas'),
-    };
-    const row = (figure: string) => after.baseline!.rows.find((r) => r.figure === figure)!;
-    expect(row('Package, callbacks, zero, 100 jobs: jobs/s')).toEqual({
-      figure: 'Package, callbacks, zero, 100 jobs: jobs/s',
-      before: fig(4, 'jobs/s'),
-      after: fig(10, 'jobs/s'),
-    });
-    expect(row('Package, callbacks, zero, 1,000 jobs: jobs/s')).toMatchObject({
-      before: null,
-      after: fig(20, 'jobs/s'),
-    });
-    const md = renderMarkdown(after, 'plot.svg');
-    expect(md).toContain('### Across runs: before and after the code changes');
-    expect(md).toContain('`bench/results/old.json`, started 2025-12-31T00:00:00.000Z');
-    expect(md).toContain('| Package, callbacks, zero, 100 jobs: jobs/s | 4 jobs/s | 10 jobs/s | +150 % |');
-    expect(md).toContain('| Package, callbacks, zero, 100 jobs: latency p50 | 60,000 ms | 1,000 ms | −98 % |');
-    expect(renderMarkdown(results, 'plot.svg')).not.toContain('Across runs');
   });
 });

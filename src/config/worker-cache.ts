@@ -12,7 +12,8 @@ import { workerTuningSchema } from './worker.js';
  * bench/lib/cache-memory.ts says how): the idle worker's RSS (296–307 MiB), and the RSS one cached
  * ReviewThenGenerate run adds while nothing is evicted (199–236 KiB; history-v2, 2026-11-23, default V8 heap).
  * The default budget leaves 64 MiB under the 512 MiB of issue 15 for what evicted runs leave until V8
- * collects it; BENCHMARKS.md says when the constants drift from a run by more than 15 %.
+ * collects it; bench/test/benchmarks-page.test.ts fails when the run BENCHMARKS.md names is more than 15 %
+ * away from these constants.
  */
 export const WORKER_MEMORY = {
   budgetMiB: 448,

@@ -16,7 +16,7 @@ export const workflowBundleSchema = z.object({
     .optional(),
 });
 
-/** Worker sizing; each unset variable keeps the SDK's default (BENCHMARKS.md shows what they change). */
+/** Worker sizing; each unset variable keeps the SDK's default (the `tuning` runs of `npm run bench` measure what they change). */
 export const workerTuningSchema = z
   .object({
     /** Sticky cache: workflows kept in memory between their tasks (default: sized from the budget below). */

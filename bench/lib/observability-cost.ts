@@ -1,10 +1,7 @@
 // The cost of metrics and tracing (issue 16), from the observability phase: the same burst on worker
 // configs that differ only in them, run in rounds side by side; jobs per second and worker CPU per job
-// against the config with both off, measured in the same run.
+// against the config with both off, measured in the same run (BENCHMARKS.md states them).
 import type { BenchResults, RunResult } from '../results.js';
-
-type Table = (headers: string[], rows: string[][]) => string;
-type Num = (v: number | undefined, digits?: number) => string;
 
 export interface ObservabilityCost {
   config: string;
@@ -41,28 +38,4 @@ export function observabilityCosts(r: BenchResults, off = r.mainWorkerConfig): O
       ratioToOff: Number.isFinite(offRate) && offRate > 0 && Number.isFinite(rate) ? rate / offRate : undefined,
     };
   });
-}
-
-const WHAT: Record<string, string> = {
-  default: 'both off (our defaults)',
-  metrics: 'metrics on (PROMETHEUS_BIND_ADDRESS; scraped every 5 s)',
-  'tracing-10': 'tracing at 10 % (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ARG 0.1)',
-  'metrics-tracing-10': 'metrics and tracing at 10 %',
-};
-
-export function observabilitySection(r: BenchResults, table: Table, n: Num): string {
-  const costs = observabilityCosts(r);
-  const first = r.observability?.[0]?.run;
-  const rows = costs.map((c) => [
-    `\`${c.config}\``,
-    WHAT[c.config] ?? c.config,
-    c.rounds.map((x) => n(x, 1)).join(' / '),
-    `#${n(c.jobsPerSecond, 1)}`,
-    `#${c.ratioToOff === undefined ? '–' : `${n(c.ratioToOff * 100, 0)} %`}`,
-    `#${n(c.workerCpuMsPerJob, 1)}`,
-  ]);
-  const what = first
-    ? `${n(first.concurrency)} jobs at once, ${first.mode}, ${first.profile} sandbox, a fresh worker process per config and round, warmed up first; rounds in alternating order. Traces go over OTLP/HTTP to a sink on loopback that accepts and drops them${r.otlpReceived ? ` (it received ${n(r.otlpReceived.requests, 0)} export requests, ${n(r.otlpReceived.bytes / 1024, 0)} KiB)` : ''}.`
-    : '';
-  return `${what}\n\n${table(['Worker config', 'Observability', 'Jobs/s per round', '#Jobs/s (mean)', '#Against both off', '#Worker CPU ms/job'], rows)}`;
 }

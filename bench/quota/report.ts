@@ -1,9 +1,6 @@
-// The provider-quota section of BENCHMARKS.md (issue 26), from `npm run bench:quota`'s results file
-// (bench/results/quota.json): a separate run, since the main plan is about one service profile and worker
-// configurations, not about a quota. A fixed file, so that regenerating BENCHMARKS.md keeps it.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { ChainSteps, Spread } from '../quota/provider-timeline.js';
+// What `npm run bench:quota` (issue 26) writes next to its results file (bench/results/quota.md): its
+// command, the three variants side by side, where a freed slot's idle time goes, the actions per job.
+import type { ChainSteps, Spread } from './provider-timeline.js';
 
 export interface QuotaVariant {
   variant: string;
@@ -41,7 +38,6 @@ export interface QuotaResults {
   conditions?: string;
 }
 
-const RESULTS = fileURLToPath(new URL('../results/quota.json', import.meta.url));
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const ms = (x: Spread | undefined) => (x ? `${x.p50} / ${x.p95} ms` : '-');
@@ -112,10 +108,4 @@ The issue's target was at most 3 ([docs/operations.md](${root}docs/operations.md
     : ''
 }
 `;
-}
-
-/** The section from the results file, or a note that it has not been run. */
-export function quotaSectionFromFile(): string {
-  if (!existsSync(RESULTS)) return 'Not run yet: `npm run bench:quota` writes bench/results/quota.json.\n';
-  return quotaSection(JSON.parse(readFileSync(RESULTS, 'utf8')) as QuotaResults);
 }
