@@ -164,16 +164,19 @@ export async function sendWithinQuota<T>(
 /**
  * Gives a held slot back from the activity that read its task final: the gate hears of it without waiting
  * for the run's next workflow task (the run forgets the slot when the answer reaches it). Idempotent at
- * the gate; a gate that is not running holds nothing.
+ * the gate; a gate that is not running holds nothing. False when Temporal could not be told: the answer
+ * still goes back (failing the attempt would query the task again), and the run gives the slot back.
  */
-export async function giveBackSlot(slot: HeldQuotaSlot): Promise<void> {
+export async function giveBackSlot(slot: HeldQuotaSlot): Promise<boolean> {
   const { requestId, sentAt } = slot;
-  await Context.current()
-    .client.workflow.getHandle(admissionGateId(slot.key))
-    .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) })
-    .catch((err: unknown) => {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    });
+  try {
+    await Context.current()
+      .client.workflow.getHandle(admissionGateId(slot.key))
+      .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) });
+    return true;
+  } catch (err) {
+    return err instanceof WorkflowNotFoundError;
+  }
 }
 
 /** The provider refused a granted create for its quota: the gate takes the slot back (back-pressure). */

@@ -126,10 +126,8 @@ export async function pollOnce<T>(
     report(0);
     throw notFinalYet(`${key} is not final yet`, Math.max(cadenceMs ?? minIntervalMs, nextDelay));
   }
-  if (releaseSlotWhenFinal && isOver(result)) {
-    await giveBackSlot(releaseSlotWhenFinal);
+  if (releaseSlotWhenFinal && isOver(result) && (await giveBackSlot(releaseSlotWhenFinal)))
     return { ...result, queries: attempt, slotReleased: true };
-  }
   return { ...result, queries: attempt };
 }
 

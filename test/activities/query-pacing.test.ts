@@ -24,6 +24,17 @@ function query(input: PollInput): Promise<ReviewTaskSummary> {
 const queries = () => services.sandbox.requests().filter((r) => r.operation === 'review.query');
 
 describe('rtgQueryReviewTask pacing', () => {
+  it('a final answer whose quota slot Temporal cannot be told of is still returned, and not queried again', async () => {
+    const taskId = await submitted();
+    services.sandbox.cancelReviewTask(taskId);
+    // No Temporal client in this activity context: the release cannot be sent, the run will send it.
+    const slot = { key: 'review@pacing', requestId: 'req-1', sentAt: Date.now() };
+    const task = await query({ taskId, minIntervalMs: 100, untilFinal: false, releaseSlotWhenFinal: slot });
+    expect(task.status).toBe('cancelled');
+    expect(task.slotReleased).toBeUndefined();
+    expect(queries()).toHaveLength(1);
+  });
+
   it('waits until notBefore before querying', async () => {
     const taskId = await submitted();
     const notBefore = Date.now() + 700;
