@@ -17,6 +17,7 @@ import {
   admissionGateId,
   grantIdOf,
   releaseSlotSignal,
+  slotRelease,
   slotRefusedSignal,
   type AdmissionAsk,
   type AdmissionGateInput,
@@ -172,7 +173,7 @@ export async function giveBackSlot(slot: HeldQuotaSlot): Promise<boolean> {
   try {
     await Context.current()
       .client.workflow.getHandle(admissionGateId(slot.key))
-      .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) });
+      .signal(releaseSlotSignal, slotRelease(requestId, sentAt));
     return true;
   } catch (err) {
     return err instanceof WorkflowNotFoundError;

@@ -183,6 +183,11 @@ export interface SlotRelease {
   sentAt?: number;
 }
 
+/** The release of `requestId`'s slot, from a run or from the activity that read its task final. */
+export function slotRelease(requestId: string, sentAt: number | undefined): SlotRelease {
+  return sentAt === undefined ? { requestId } : { requestId, sentAt };
+}
+
 /** The gate's workflow id for a quota key. */
 export function admissionGateId(key: string): string {
   return `admission-${key}`;

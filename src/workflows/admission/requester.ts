@@ -10,6 +10,7 @@ import {
   releaseSlotSignal,
   slotDeniedSignal,
   slotGrantedSignal,
+  slotRelease,
   slotSentSignal,
 } from '../../contract/admission.js';
 
@@ -66,7 +67,7 @@ export class SlotGrants {
  */
 export async function releaseSlot(key: string, requestId: string, sentAt?: number): Promise<void> {
   await getExternalWorkflowHandle(admissionGateId(key))
-    .signal(releaseSlotSignal, { requestId, ...(sentAt !== undefined ? { sentAt } : {}) })
+    .signal(releaseSlotSignal, slotRelease(requestId, sentAt))
     .catch(() => undefined); // the gate is not running (ExternalWorkflowExecutionNotFound): nothing is held
 }
 
