@@ -176,7 +176,13 @@ export async function giveBackSlot(slot: HeldQuotaSlot): Promise<boolean> {
       .signal(releaseSlotSignal, slotRelease(requestId, sentAt));
     return true;
   } catch (err) {
-    return err instanceof WorkflowNotFoundError;
+    if (err instanceof WorkflowNotFoundError) return true;
+    Context.current().log.warn('the quota gate could not be told of a slot given back; the run gives it back', {
+      key: slot.key,
+      requestId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return false;
   }
 }
 
