@@ -34,11 +34,13 @@ describe('admission metrics', () => {
     stack.sandbox.setQuotas({ videoMaxTasksInFlight: 1, reviewMaxTasksInFlight: 1 });
     const run = randomUUID().slice(0, 8);
     // Short reviews, long videos: the reviews, one at a time, still end while a video holds its one slot.
+    // A review lasts 1 s so that the second slot's submit meets the first task in flight however loaded the
+    // machine (100 ms ones had ended before it on a busy run, and nothing was refused).
     stack.sandbox.setVideoOutcome({ promptIncludes: run }, 'succeeded', 3_000);
     const handles = await Promise.all(
       Array.from({ length: 4 }, (_, i) => {
         const url = `https://cdn.example.com/people/metrics-${run}-${i}.jpg`;
-        stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 100);
+        stack.sandbox.setReviewTaskOutcome({ url }, 'completed', 1_000);
         const input = imageJob(url);
         input.task = {
           ...input.task,

@@ -137,7 +137,9 @@ describe('REVIEW_MAX_TASKS_IN_FLIGHT=2 on two workers', () => {
   it('against a service that allows only 1: 429s are back-pressure, every job succeeds, no attempt retried', async () => {
     stack.sandbox.reset();
     stack.sandbox.setQuotas({ reviewMaxTasksInFlight: 1 });
-    const handles = await Promise.all(reviewJobs(6, 400).map((input) => stack.start(input)));
+    // Reviews of 2 s: the second slot's submit comes while the first task is in flight, however loaded the
+    // machine (400 ms ones ended before it on a busy run, and nothing was refused).
+    const handles = await Promise.all(reviewJobs(6, 2_000).map((input) => stack.start(input)));
     const results = await Promise.all(handles.map((h) => h.result()));
     expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
 
