@@ -1,27 +1,33 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/longest-first.js';
 
-// Five lanes (vitest projects) hold every test file once, grouped by the resource a file spends, and
-// `npm test` runs them one after another (sequence.groupOrder), each at the parallelism that resource
-// allows on the 2-core CI machine; `batch` runs beside `timers`:
+// Five lanes (vitest projects) hold every test file once, by the resource a file spends. `npm test` runs
+// them in two groups (sequence.groupOrder), one after the other; the lanes of a group share one pool of
+// workers, and its files start longest first whatever their lane (test/support/longest-first.ts), so that
+// files that wait run beside files that compute:
 //
 // unit: no Temporal dev server and no child process: pure code, the clients against a node:http server of
 // the test, and the sandbox in the test's own process where the file takes a second or so. A file may join
 // only if neither it nor a helper it imports calls testClient, startWorker, startStack/withStack or
 // inject(...), or spawns a process.
 // timers: workflows on the dev server, and the sandbox in the test's process, where a file spends its time
-// waiting on the services' durations, the runs' timers and query spacing, not on a core: more of them run
-// at a time. A file that starts or kills processes along the way does not belong here (one worker process
-// started with the file's stack does).
-// integration: the files that spend CPU: worker, receiver, CLI and dev-stack processes (each starts
-// Node and tsx), the golden replay, the property tests on the server.
-// batch: the 2,000-job batch, the longest file (about 3 minutes of workflow tasks): alone, beside the timers
-// lane, whose files wait more than they compute, rather than alone at the end.
-// system: the soak, the package installed from its tarball, the Go, Python, S3 and Helm tests: whole
-// processes, toolchains and many jobs; they run two at a time, last.
+// waiting on the services' durations, the runs' timers and query spacing, not on a core. A file that
+// starts or kills processes along the way does not belong here (one worker process started with the
+// file's stack does).
+// batch: the 2,000-job batch, the longest file (about 2 minutes of workflow tasks alone).
+// checks: the static checks (type-check, format, lint), processes that use a core each, one after another.
+// Those four are the first group: five files at a time keep the two cores of the CI machine busy.
 //
-// timers, integration and system share one dev server and one workflow bundle (test/support/global-setup.ts).
-// Within a lane the longest files start first (test/support/longest-first.ts).
+// integration: the files that start worker, receiver, CLI and dev-stack processes (each starts Node and
+// tsx), the golden replay, the property tests on the server.
+// system: the soak, the package installed from its tarball, the Go, Python, S3 and Helm tests: whole
+// processes, toolchains and many jobs.
+// Those two are the second group, four files at a time: they wait on the processes they start.
+//
+// Every lane but unit shares one dev server and one workflow bundle (test/support/global-setup.ts). Within
+// a worker the files of a lane share their modules (isolate: false): the SDK, undici and zod are imported
+// once per worker, not once per file, so a file leaves no global state behind (mocks restored, no
+// process.env left written).
 
 const unit = [
   'test/unit/**/*.test.ts',
@@ -123,6 +129,8 @@ const timers = [
 
 const batch = ['test/batch/large.test.ts'];
 
+const checks = ['test/static-checks.test.ts'];
+
 const system = [
   'bench/test/soak.test.ts',
   'test/package/pack-install.test.ts',
@@ -136,6 +144,7 @@ const system = [
 const onServer = {
   globalSetup: ['test/support/global-setup.ts'],
   setupFiles: ['test/support/setup-runtime.ts'],
+  isolate: false,
 };
 
 export default defineConfig({
@@ -154,44 +163,40 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // The unit files share one module graph per worker (importing the SDK, undici and zod once per worker
-        // rather than once per file is most of their time): a unit file leaves no global state behind
-        // (mocks restored, no process.env written).
-        test: { name: 'unit', include: unit, isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: unit, isolate: false, maxWorkers: 5, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        // Waiting, not computing: four files at a time beside the batch (five once it is done) keep the two
-        // cores busy without starving a worker.
         test: {
           name: 'timers',
           include: timers,
           maxWorkers: 5,
+          sequence: { groupOrder: 0 },
+          ...onServer,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'batch', include: batch, maxWorkers: 5, sequence: { groupOrder: 0 }, ...onServer },
+      },
+      {
+        extends: true,
+        test: { name: 'checks', include: checks, maxWorkers: 5, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...unit, ...timers, ...batch, ...checks, ...system],
+          maxWorkers: 4,
           sequence: { groupOrder: 1 },
           ...onServer,
         },
       },
       {
         extends: true,
-        // One file; in the timers lane's group, whose size it shares (Vitest runs a group in one pool):
-        // it starts first, and four timers files run beside it.
-        test: { name: 'batch', include: batch, maxWorkers: 5, sequence: { groupOrder: 1 }, ...onServer },
-      },
-      {
-        extends: true,
-        // Each file starts Node processes or replays histories: two at a time, one per core.
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...unit, ...timers, ...batch, ...system],
-          maxWorkers: 2,
-          sequence: { groupOrder: 2 },
-          ...onServer,
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'system', include: system, maxWorkers: 2, sequence: { groupOrder: 3 }, ...onServer },
+        test: { name: 'system', include: system, maxWorkers: 4, sequence: { groupOrder: 1 }, ...onServer },
       },
     ],
   },

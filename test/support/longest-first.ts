@@ -1,37 +1,46 @@
-// The order files start in, within each lane: the longest first, so that a lane's last minutes are not one
-// long file running alone while the other workers stand idle. Vitest orders by the durations of the last
-// run it cached, which a clean clone (CI) does not have: these are the files that take longest, measured on
-// a clean-clone run of `npm test` (seconds, 2 cores), longest first. The rest follow in Vitest's own order.
-// A file missing here only starts later; refresh the list when a lane's end shows one file running alone.
+// The order files start in, within each group of lanes: the longest first, so that a group's last minutes
+// are not one long file running alone while the other workers stand idle. Vitest orders by the durations
+// of the last run it cached, which a clean clone (CI) does not have: these are the files that take
+// longest, measured on a clean-clone run of `npm test` (seconds, 2 cores), longest first. The static
+// checks come before their rank: their three processes take longer on a loaded machine than alone.
+// The rest follow, the lanes taking turns. A file missing here only starts later; refresh the list when
+// a group's end shows one file running alone.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const LONGEST_FILES = [
-  'test/batch/large.test.ts', // 199 s
-  'bench/test/soak.test.ts', // 123
-  'test/workflows/history-size.test.ts', // 122
-  'test/admission/video-quota.test.ts', // 118
-  'test/cli/cli.test.ts', // 64
-  'test/package/pack-install.test.ts', // 63
-  'test/admission/review-quota.test.ts', // 57
-  'test/dev/local-stack.test.ts', // 50
-  'test/versioning/worker-deployment.test.ts', // 39
-  'test/workflows/notify-crash.test.ts', // 35
-  'test/workflows/review-ambiguity.test.ts', // 35
-  'test/admission/gate.test.ts', // 33
-  'test/workflows/worker-crash.test.ts', // 31
-  'test/go/caller.test.ts', // 31
-  'test/gateway/generate-and-poll.test.ts', // 30
-  'test/store/s3-store.test.ts', // 29
-  'test/workflows/notify.test.ts', // 28
-  'test/workflows/create-ambiguity.test.ts', // 26
-  'test/processes.test.ts', // 24
-  'test/workflows/happy-path.test.ts', // 23
-  'test/codec/rotation.test.ts', // 23
-  'test/store/file-store.test.ts', // 21
-  'test/python/caller.test.ts', // 21
-  'test/workflows/lost-answer.test.ts', // 20
-  'test/admission/gateway-slot.test.ts', // 20
+  'test/batch/large.test.ts', // 198 s
+  'test/workflows/history-size.test.ts', // 160
+  'test/static-checks.test.ts', // 104
+  'test/package/pack-install.test.ts', // 115
+  'test/admission/video-quota.test.ts', // 115
+  'bench/test/soak.test.ts', // 109
+  'test/admission/gate.test.ts', // 77
+  'test/store/s3-store.test.ts', // 73
+  'test/gateway/generate-and-poll.test.ts', // 61
+  'test/cli/cli.test.ts', // 52
+  'test/workflows/review-ambiguity.test.ts', // 51
+  'test/admission/review-quota.test.ts', // 49
+  'test/versioning/worker-deployment.test.ts', // 47
+  'test/workflows/notify.test.ts', // 44
+  'test/dev/local-stack.test.ts', // 42
+  'test/workflows/create-ambiguity.test.ts', // 38
+  'test/workflows/notify-crash.test.ts', // 36
+  'test/workflows/lost-answer.test.ts', // 35
+  'test/batch/batch.test.ts', // 33
+  'test/workflows/happy-path.test.ts', // 31
+  'test/python/caller.test.ts', // 31
+  'test/workflows/worker-crash.test.ts', // 28
+  'test/go/caller.test.ts', // 28
+  'test/python/sdks.test.ts', // 27
+  'test/admission/video-quota-backpressure.test.ts', // 27
+  'test/workflows/cancel-and-callbacks.test.ts', // 26
+  'test/store/file-store.test.ts', // 24
+  'test/admission/gateway-slot.test.ts', // 23
+  'test/admission/admitted-at-once.test.ts', // 21
+  'test/processes.test.ts', // 20
+  'test/admission/metrics.test.ts', // 20
+  'test/codec/rotation.test.ts', // 19
 ];
 
 export class LongestFirst extends BaseSequencer {
@@ -41,17 +50,25 @@ export class LongestFirst extends BaseSequencer {
       const i = LONGEST_FILES.indexOf(relative(f.project.config.root, f.moduleId).split('\\').join('/'));
       return i === -1 ? LONGEST_FILES.length : i;
     };
-    // Stable: lanes (groupOrder, project) keep Vitest's order, and so do the files of equal rank.
-    return sorted
-      .map((f, i) => ({ f, i }))
-      .sort((a, b) => {
-        const pa = a.f.project;
-        const pb = b.f.project;
-        const lane =
-          pa.config.sequence.groupOrder - pb.config.sequence.groupOrder ||
-          (pa.name < pb.name ? -1 : pa.name > pb.name ? 1 : 0);
-        return lane || rank(a.f) - rank(b.f) || a.i - b.i;
-      })
-      .map(({ f }) => f);
+    const groups = [...new Set(sorted.map((f) => f.project.config.sequence.groupOrder))].sort((a, b) => a - b);
+    return groups.flatMap((group) => {
+      // The lanes of one group share its pool: their files start longest first, whatever their lane.
+      const files = sorted.filter((f) => f.project.config.sequence.groupOrder === group);
+      const listed = files.filter((f) => rank(f) < LONGEST_FILES.length).sort((a, b) => rank(a) - rank(b));
+      return [...listed, ...takingTurns(files.filter((f) => rank(f) === LONGEST_FILES.length))];
+    });
   }
+}
+
+/**
+ * The short files, one lane after another in turn (each lane's in Vitest's order): a lane whose files
+ * compute runs beside one whose files wait, rather than after it while the other's last files leave the
+ * cores idle.
+ */
+function takingTurns(files: TestSpecification[]): TestSpecification[] {
+  const lanes = [...new Set(files.map((f) => f.project.name))].map((name) =>
+    files.filter((f) => f.project.name === name),
+  );
+  const longest = Math.max(0, ...lanes.map((l) => l.length));
+  return Array.from({ length: longest }, (_, i) => lanes.flatMap((l) => l[i] ?? [])).flat();
 }
