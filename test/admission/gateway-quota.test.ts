@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { generateAndPollProgressQuery } from '../../src/job/generate-and-poll-definitions.js';
-import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { textJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 import { until } from '../support/until.js';
 
@@ -32,15 +32,7 @@ describe('GenerateAndPoll under VIDEO_MAX_TASKS_IN_FLIGHT=2', () => {
     stack.sandbox.setQuotas({ videoMaxTasksInFlight: 2 });
     const run = randomUUID().slice(0, 8);
     const gateway = await Promise.all(Array.from({ length: 6 }, (_, i) => startGenerateAndPoll(`gap ${run} ${i}`)));
-    const jobs = await Promise.all(
-      [0, 1].map((i) =>
-        stack.start({
-          task: { model: 'video-model-1', content: [{ type: 'text', text: `rtg ${run} ${i}` }], duration: 5 },
-          callbacks: true,
-          timing: fastTiming,
-        }),
-      ),
-    );
+    const jobs = await Promise.all([0, 1].map((i) => stack.start(textJob(`rtg ${run} ${i}`, { callbacks: true }))));
     // Some wait for the quota, in their own stage.
     await until(
       async () =>

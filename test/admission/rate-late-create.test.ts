@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RATE_MARGIN_MS } from '../../src/workflows/admission/gate-rate.js';
 import { gateSignals } from '../support/gate-signals.js';
-import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { textJob, videoCreateTimes, withStack, type Stack } from '../support/stack.js';
 
 const WINDOW_MS = 2_000;
 const LATENCY_MS = RATE_MARGIN_MS + 500;
@@ -27,22 +27,11 @@ describe('a create answered after its grant’s sendBy', () => {
     stack.sandbox.setQuotas({ videoMaxCreatesPerMinute: 2, quotaWindowMs: WINDOW_MS });
     const run = randomUUID().slice(0, 8);
     stack.sandbox.setVideoOutcome({ promptIncludes: run }, 'succeeded', 200);
-    const handles = await Promise.all(
-      Array.from({ length: 4 }, (_, i) =>
-        stack.start({
-          task: { model: 'video-model-1', content: [{ type: 'text', text: `late ${run} ${i}` }], duration: 5 },
-          timing: fastTiming,
-        }),
-      ),
-    );
+    const handles = await Promise.all(Array.from({ length: 4 }, (_, i) => stack.start(textJob(`late ${run} ${i}`))));
     const results = await Promise.all(handles.map((h) => h.result()));
     expect(results.map((r) => r.state)).toEqual(Array(4).fill('succeeded'));
     expect(stack.sandbox.quotaStats().video).toMatchObject({ admitted: 4, refused: 0 });
-    const creates = stack.sandbox
-      .requests()
-      .filter((r) => r.operation === 'video.create')
-      .map((r) => r.at)
-      .sort((a, b) => a - b);
+    const creates = videoCreateTimes(stack.sandbox);
     for (let i = 2; i < creates.length; i++) expect(creates[i]! - creates[i - 2]!).toBeGreaterThan(WINDOW_MS);
 
     const signals = await gateSignals(key);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { gateSignals } from '../support/gate-signals.js';
-import { fastTiming, imageJob, withStack, type Stack } from '../support/stack.js';
+import { imageJob, textJob, videoCreateTimes, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 
 const WINDOW_MS = 2_000;
@@ -28,22 +28,11 @@ describe('VIDEO_MAX_CREATES_PER_MINUTE', () => {
     stack.sandbox.setQuotas({ videoMaxCreatesPerMinute: 2, quotaWindowMs: WINDOW_MS });
     const run = randomUUID().slice(0, 8);
     stack.sandbox.setVideoOutcome({ promptIncludes: run }, 'succeeded', 200);
-    const handles = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        stack.start({
-          task: { model: 'video-model-1', content: [{ type: 'text', text: `rate ${run} ${i}` }], duration: 5 },
-          timing: fastTiming,
-        }),
-      ),
-    );
+    const handles = await Promise.all(Array.from({ length: 6 }, (_, i) => stack.start(textJob(`rate ${run} ${i}`))));
     const results = await Promise.all(handles.map((h) => h.result()));
     expect(results.map((r) => r.state)).toEqual(Array(6).fill('succeeded'));
     expect(stack.sandbox.quotaStats().video).toMatchObject({ admitted: 6, refused: 0 });
-    const creates = stack.sandbox
-      .requests()
-      .filter((r) => r.operation === 'video.create')
-      .map((r) => r.at)
-      .sort((a, b) => a - b);
+    const creates = videoCreateTimes(stack.sandbox);
     expect(creates).toHaveLength(6);
     // Any three creates span more than the window: the third of a window waited for the first to leave it.
     for (let i = 2; i < creates.length; i++) expect(creates[i]! - creates[i - 2]!).toBeGreaterThan(WINDOW_MS);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultVideoQuotaKey } from '../../src/config/admission.js';
 import { admissionGateId, gateStateQuery } from '../../src/contract/index.js';
 import { progressQuery } from '../../src/job/definitions.js';
-import { fastTiming, withStack, type Stack } from '../support/stack.js';
+import { textJob, withStack, type Stack } from '../support/stack.js';
 import { testClient } from '../support/temporal.js';
 
 let stack: Stack;
@@ -18,14 +18,7 @@ describe('VIDEO_MAX_TASKS_IN_FLIGHT=4 against a provider that allows 2', () => {
     stack.sandbox.setQuotas({ videoMaxTasksInFlight: 2 });
     const run = randomUUID().slice(0, 8);
     stack.sandbox.setVideoOutcome({ promptIncludes: run }, 'succeeded', 1_000);
-    const handles = await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
-        stack.start({
-          task: { model: 'video-model-1', content: [{ type: 'text', text: `over ${run} ${i}` }], duration: 5 },
-          timing: fastTiming,
-        }),
-      ),
-    );
+    const handles = await Promise.all(Array.from({ length: 24 }, (_, i) => stack.start(textJob(`over ${run} ${i}`))));
     const results = await Promise.all(handles.map((h) => h.result()));
     expect(results.map((r) => r.state)).toEqual(Array(24).fill('succeeded'));
 

@@ -218,6 +218,24 @@ export function imageJob(
   };
 }
 
+/** A job with a prompt only (nothing to review): its video create is the job's one call to a service. */
+export function textJob(prompt: string, extra: Partial<ReviewThenGenerateInput> = {}): ReviewThenGenerateInput {
+  return {
+    task: { model: 'video-model-1', content: [{ type: 'text', text: prompt }], duration: 5 },
+    timing: fastTiming,
+    ...extra,
+  };
+}
+
+/** When the sandbox received each video create, earliest first. */
+export function videoCreateTimes(sandbox: Sandbox): number[] {
+  return sandbox
+    .requests()
+    .filter((r) => r.operation === 'video.create')
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
+}
+
 /** Every callback URL the services were given (they carry our signature), and its signature. */
 export function signedCallbackSecrets(sandbox: Sandbox): string[] {
   return sandbox.requests().flatMap((r) => {
