@@ -70,6 +70,14 @@ export async function startDevServer(
         extraArgs: [
           '--dynamic-config-value',
           'history.timerProcessorMaxTimeShift="50ms"',
+          // The history service reads each of its task queues (timers, transfers to matching, visibility) at
+          // most 20 times a second by default, and that limit, not the load, set the pace: polls with a
+          // 100 ms retry timer came 200-400 ms apart (500 polls took 120 s; 56 s at 1,000 reads a second).
+          // The CPU is the same (the 2,000-job batch: 206 and 209 core-seconds).
+          ...['timer', 'transfer', 'visibility'].flatMap((queue) => [
+            '--dynamic-config-value',
+            `history.${queue}ProcessorMaxPollRPS=1000`,
+          ]),
           // Task-queue fairness (jobs' fairnessKey, docs/operations.md): the matcher that implements it.
           '--dynamic-config-value',
           'matching.useNewMatcher=true',
