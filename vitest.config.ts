@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/longest-first.js';
 
-// Five lanes (vitest projects) hold every test file once, by the resource a file spends. `npm test` runs
+// Six lanes (vitest projects) hold every test file once, by the resource a file spends. `npm test` runs
 // them in two groups (sequence.groupOrder), one after the other; the lanes of a group share one pool of
 // workers, and its files start longest first whatever their lane (test/support/longest-first.ts), so that
 // files that wait run beside files that compute:
